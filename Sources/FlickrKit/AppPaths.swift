@@ -1,0 +1,39 @@
+import Foundation
+
+/// Where the app keeps its files, following the XDG base directory spec.
+///
+/// State (history, last session) under `$XDG_STATE_HOME/flickr`, images
+/// under `$XDG_CACHE_HOME/flickr`. Nothing written there contains the API key.
+public struct AppPaths: Sendable, Equatable {
+    public var stateDirectory: URL
+    public var cacheDirectory: URL
+
+    public init(stateDirectory: URL, cacheDirectory: URL) {
+        self.stateDirectory = stateDirectory
+        self.cacheDirectory = cacheDirectory
+    }
+
+    /// Paths from the environment; relative XDG values are ignored, as the spec says.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let home = environment["HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        func base(_ variable: String, default relative: String) -> URL {
+            if let value = environment[variable], value.hasPrefix("/") {
+                return URL(fileURLWithPath: value, isDirectory: true)
+            }
+            return home.appendingPathComponent(relative, isDirectory: true)
+        }
+        self.stateDirectory = base("XDG_STATE_HOME", default: ".local/state").appendingPathComponent("flickr", isDirectory: true)
+        self.cacheDirectory = base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("flickr", isDirectory: true)
+    }
+
+    public var historyFile: URL { stateDirectory.appendingPathComponent("history") }
+    public var sessionFile: URL { stateDirectory.appendingPathComponent("session.json") }
+    public var imageCacheDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
+
+    /// Creates a directory (and parents) readable by the user only.
+    public static func ensureDirectory(_ url: URL) throws {
+        try FileManager.default.createDirectory(
+            at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+}

@@ -1,0 +1,160 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+
+/// The one place that performs HTTP.
+///
+/// Built on AsyncHTTPClient: one pooled client per process, HTTP/1 keep-alive,
+/// and cancellation that aborts the transfer. Cancelling the calling `Task`
+/// closes the connection mid-body; the server sees the client go away.
+public final class NetworkManager: Sendable {
+    public struct Configuration: Sendable {
+        /// Time to establish a connection.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Longest silence while waiting for bytes.
+        public var readTimeout: Duration = .seconds(20)
+        /// Whole-request deadline.
+        public var requestTimeout: Duration = .seconds(60)
+        /// Connections kept per host; image downloads use up to this many at once.
+        public var connectionsPerHost: Int = 8
+        public var userAgent: String = "flickr-terminal/1.0"
+
+        public init() {}
+    }
+
+    /// What came back from a successful (2xx) exchange.
+    public struct Response: Sendable {
+        public var status: Int
+        public var contentType: String?
+        public var body: Data
+    }
+
+    /// Called as bytes arrive: bytes so far, and the length the server
+    /// announced (nil when it did not).
+    public typealias Progress = @Sendable (_ received: Int, _ expected: Int?) -> Void
+
+    private let client: HTTPClient
+    private let configuration: Configuration
+    private let logger: Logger
+
+    public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "flickr.network")) {
+        var config = HTTPClient.Configuration()
+        config.timeout = .init(
+            connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
+            read: .nanoseconds(Int64(configuration.readTimeout.nanoseconds)))
+        config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
+        // Fail fast on "connection refused" instead of retrying until the deadline.
+        config.connectionPool.retryConnectionEstablishment = false
+        config.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        config.decompression = .enabled(limit: .ratio(20))
+        self.client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// GETs `url` and returns the whole body.
+    ///
+    /// - Throws: `NetworkError` (never the transport's own errors). A non-2xx
+    ///   status throws `.httpStatus`. Cancellation of the calling task throws
+    ///   `.cancelled` after the transfer was aborted.
+    public func get(
+        _ url: URL,
+        headers: [(String, String)] = [],
+        maxBytes: Int = 64 << 20,
+        progress: Progress? = nil
+    ) async throws(NetworkError) -> Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidURL("only http and https URLs can be fetched")
+        }
+        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
+        let hostLabel = url.port.map { "\(host):\($0)" } ?? host
+
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "User-Agent", value: configuration.userAgent)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+
+        do {
+            let response = try await client.execute(
+                request, timeout: .nanoseconds(Int64(configuration.requestTimeout.nanoseconds)), logger: logger)
+            let status = Int(response.status.code)
+            guard (200..<300).contains(status) else {
+                // Drain nothing: dropping the body closes or recycles the connection.
+                throw NetworkError.httpStatus(status, host: hostLabel)
+            }
+            let expected = response.headers.first(name: "content-length").flatMap { Int($0) }
+            if let expected, expected > maxBytes { throw NetworkError.responseTooLarge(limit: maxBytes, host: hostLabel) }
+            var body = Data()
+            body.reserveCapacity(min(expected ?? 16_384, maxBytes))
+            progress?(0, expected)
+            for try await chunk in response.body {
+                try Task.checkCancellation()
+                body.append(contentsOf: chunk.readableBytesView)
+                if body.count > maxBytes { throw NetworkError.responseTooLarge(limit: maxBytes, host: hostLabel) }
+                progress?(body.count, expected)
+            }
+            if let expected, body.count < expected { throw NetworkError.connectionLost(host: hostLabel) }
+            try Task.checkCancellation()
+            return Response(status: status, contentType: response.headers.first(name: "content-type"), body: body)
+        } catch {
+            throw Self.classify(error, host: hostLabel)
+        }
+    }
+
+    /// Closes pooled connections. Call once, before the process exits.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    /// Maps transport errors to `NetworkError`, so no NIO type leaks out.
+    static func classify(_ error: any Error, host: String) -> NetworkError {
+        if let error = error as? NetworkError { return error }
+        if error is CancellationError || Task.isCancelled { return .cancelled }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .cancelled, .requestStreamCancelled: return .cancelled
+            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
+                return .timedOut(host: host)
+            case .remoteConnectionClosed, .bodyLengthMismatch: return .connectionLost(host: host)
+            case .invalidURL, .emptyHost, .emptyScheme: return .invalidURL(error.shortDescription)
+            default: return .other(error.shortDescription, host: host)
+            }
+        }
+        if let error = error as? NIOConnectionError {
+            if error.dnsAError != nil || error.dnsAAAAError != nil, error.connectionErrors.isEmpty {
+                return .notConnected(host: host)
+            }
+            let causes = error.connectionErrors.map(\.error)
+            if let first = causes.first { return classify(first, host: host) }
+            return .notConnected(host: host)
+        }
+        if let error = error as? IOError {
+            switch error.errnoCode {
+            case ECONNREFUSED: return .connectionRefused(host: host)
+            case ENETUNREACH, EHOSTUNREACH, ENETDOWN, EADDRNOTAVAIL: return .notConnected(host: host)
+            case ECONNRESET, EPIPE: return .connectionLost(host: host)
+            case ETIMEDOUT: return .timedOut(host: host)
+            default: return .other(String(cString: strerror(error.errnoCode)), host: host)
+            }
+        }
+        if let error = error as? ChannelError {
+            switch error {
+            case .connectTimeout: return .timedOut(host: host)
+            case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return .connectionLost(host: host)
+            default: return .other(String(describing: error), host: host)
+            }
+        }
+        if error is SocketAddressError { return .notConnected(host: host) }
+        if error is NIOConnectionError { return .notConnected(host: host) }
+        return .other(String(describing: type(of: error)), host: host)
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
