@@ -1,0 +1,112 @@
+import Foundation
+
+/// Why a Flickr call failed, worded so a person knows what to do next.
+///
+/// No case ever carries the API key: the provider redacts it from anything
+/// that came back from the server before building one of these.
+public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Flickr answered `stat: fail` with this code and message.
+    case api(code: Int, message: String)
+    /// The answer was not a Flickr photo list; the text says what was wrong.
+    case malformedResponse(String)
+    /// The request never got a usable answer.
+    case network(NetworkError)
+    /// The request was refused before it was sent (empty query, page out of range, ...).
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .api(let code, let message):
+            Self.describeAPIFailure(code: code, message: message)
+        case .malformedResponse(let reason):
+            "Flickr's answer could not be read: \(reason)"
+        case .network(let error):
+            error.description
+        case .invalidRequest(let reason):
+            reason
+        }
+    }
+
+    /// The network itself is down, so retrying now is pointless.
+    public var isOffline: Bool {
+        if case .network(let error) = self { return error.isOffline }
+        return false
+    }
+
+    /// Worth another try later: transient network failures and Flickr's
+    /// "service unavailable" codes.
+    public var isTransient: Bool {
+        switch self {
+        case .network(let error): error.isTransient
+        case .api(let code, _): code == 105 || code == 10
+        case .malformedResponse, .invalidRequest: false
+        }
+    }
+
+    /// `Flickr rejected … (code N: message). What to do.` for the codes a
+    /// read-only client can meet; the rest say the code and message plainly.
+    private static func describeAPIFailure(code: Int, message: String) -> String {
+        let detail = message.isEmpty ? "code \(code)" : "code \(code): \(message)"
+        switch code {
+        case 100:
+            return "Flickr rejected the API key (\(detail)). Check FLICKR_API_KEY or --api-key."
+        case 3:
+            return "Flickr needs something to search for (\(detail)). Type some words, or ask for recent photos."
+        case 10:
+            return "Flickr's search is unavailable at the moment (\(detail)). Try again in a few minutes."
+        case 105:
+            return "Flickr is temporarily unavailable (\(detail)). Try again in a few minutes."
+        case 20:
+            return "Flickr serves only the first 4,000 results of a search (\(detail)). Narrow the query to see more."
+        case 95:
+            return "Flickr accepts only HTTPS (\(detail)). Use an https:// address with --api-url."
+        case 96, 97, 98:
+            return "Flickr refused the request's credentials (\(detail)). Check FLICKR_API_KEY or --api-key."
+        case 99:
+            return "Flickr wants a signed-in user for this (\(detail)). This client reads public photos only."
+        case 111, 112, 114, 115, 116:
+            return "Flickr did not understand the request (\(detail)). Check that --api-url points at Flickr's REST endpoint."
+        default:
+            return message.isEmpty ? "Flickr error \(code)." : "Flickr error \(code): \(message)"
+        }
+    }
+}
+
+extension FlickrError {
+    /// A copy with every occurrence of `secret` (and its percent-encoded form)
+    /// replaced, so server echoes of the request cannot leak the API key.
+    func redacting(_ secret: String) -> FlickrError {
+        guard !secret.isEmpty else { return self }
+        switch self {
+        case .api(let code, let message):
+            return .api(code: code, message: Redaction.redact(secret, in: message))
+        case .malformedResponse(let reason):
+            return .malformedResponse(Redaction.redact(secret, in: reason))
+        case .invalidRequest(let reason):
+            return .invalidRequest(Redaction.redact(secret, in: reason))
+        case .network(let error):
+            switch error {
+            case .other(let message, let host):
+                return .network(.other(Redaction.redact(secret, in: message), host: host))
+            case .invalidURL(let reason):
+                return .network(.invalidURL(Redaction.redact(secret, in: reason)))
+            default:
+                return self
+            }
+        }
+    }
+}
+
+/// Keeps secrets out of text that may end up on screen or in a log.
+enum Redaction {
+    static let placeholder = "[redacted]"
+
+    static func redact(_ secret: String, in text: String) -> String {
+        guard !secret.isEmpty else { return text }
+        var result = text.replacingOccurrences(of: secret, with: placeholder)
+        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
+            result = result.replacingOccurrences(of: encoded, with: placeholder, options: .caseInsensitive)
+        }
+        return result
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads Flickr's XML ("REST") format into the same tree as its JSON format,
+/// following Flickr's documented mapping: attributes become string members,
+/// non-blank text becomes `_content`, and child elements are grouped by name
+/// into arrays (a single child is still a one-element array).
+///
+/// `<rsp stat="ok"><photos page="1" …><photo id="…"/></photos></rsp>` becomes
+/// `{"stat":"ok","photos":[{"page":"1",…,"photo":[{"id":"…"}]}]}`.
+enum FlickrXMLReader {
+    /// The tree under the root element, whose attributes (`stat`) sit at the top.
+    static func read(_ data: Data) throws(FlickrError) -> (rootName: String, value: FlickrWireValue) {
+        let builder = TreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = builder
+        let parsed = parser.parse()
+        let error = parser.parserError.map { $0 as NSError } ?? builder.failure
+        guard parsed, error == nil, builder.unbalanced == nil, builder.stack.isEmpty, let root = builder.root else {
+            let reason: String
+            if let error {
+                reason = "parser error \(error.code) at line \(parser.lineNumber), column \(parser.columnNumber)"
+            } else if let unbalanced = builder.unbalanced {
+                reason = unbalanced
+            } else if let open = builder.stack.last {
+                reason = "<\(ResponseExcerpt.make(open.name, limit: 30))> is never closed"
+            } else {
+                reason = "no root element"
+            }
+            throw .malformedResponse(
+                "the response is not well-formed XML (\(reason)); it begins “\(ResponseExcerpt.make(data))”.")
+        }
+        return (root.name, root.wireValue)
+    }
+
+    /// One element while parsing.
+    private final class Element {
+        let name: String
+        let attributes: [String: String]
+        var children: [Element] = []
+        var text = ""
+
+        init(name: String, attributes: [String: String]) {
+            self.name = name
+            self.attributes = attributes
+        }
+
+        var wireValue: FlickrWireValue {
+            var members: [String: FlickrWireValue] = [:]
+            for (key, value) in attributes { members[key] = .string(value) }
+            var grouped: [String: [FlickrWireValue]] = [:]
+            for child in children { grouped[child.name, default: []].append(child.wireValue) }
+            for (key, values) in grouped { members[key] = .array(values) }
+            let content = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            if !content.isEmpty { members["_content"] = .string(text) }
+            return .object(members)
+        }
+    }
+
+    /// `XMLParser` delegate that keeps a stack of open elements. Used on one
+    /// thread, for one parse, and then dropped.
+    private final class TreeBuilder: NSObject, XMLParserDelegate {
+        var stack: [Element] = []
+        var root: Element?
+        var failure: NSError?
+        /// Set when a closing tag does not match the open element.
+        var unbalanced: String?
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
+            let element = Element(name: elementName, attributes: attributeDict)
+            stack.last?.children.append(element)
+            if stack.isEmpty { root = element }
+            stack.append(element)
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?
+        ) {
+            guard let open = stack.popLast(), open.name == elementName else {
+                if unbalanced == nil {
+                    unbalanced = "</\(ResponseExcerpt.make(elementName, limit: 30))> closes an element that is not open"
+                }
+                return
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            stack.last?.text += string
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+            stack.last?.text += String(decoding: CDATABlock, as: UTF8.self)
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            if failure == nil { failure = parseError as NSError }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+@testable import FlickrKit
+import Sandbox
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real sandbox on a free loopback port, a `NetworkManager` and a provider
+/// pointed at it; both are shut down however the body ends.
+func withSandbox<T>(
+    apiKey: String = "sandbox",
+    network networkConfiguration: NetworkManager.Configuration = .init(),
+    configure: (inout SandboxConfiguration) -> Void = { _ in },
+    _ body: (SandboxServer, FlickrProvider, NetworkManager) async throws -> T
+) async throws -> T {
+    var configuration = SandboxConfiguration()
+    configuration.photoCount = 5_000
+    configure(&configuration)
+    let server = try await SandboxServer.start(configuration)
+    let network = NetworkManager(configuration: networkConfiguration)
+    let provider = FlickrProvider(
+        apiKey: apiKey, endpoint: server.restURL, imageBaseURL: server.baseURL, network: network, displayName: "sandbox")
+    do {
+        let result = try await body(server, provider, network)
+        await network.shutdown()
+        await server.shutdown()
+        return result
+    } catch {
+        await network.shutdown()
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// Polls `condition` every 20 ms for up to `seconds` (a safety net, not a
+/// timing assertion); returns whether it became true.
+func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return condition()
+}
+
+/// A loopback port that was just bound and closed, so nothing listens on it.
+func closedLoopbackPort() throws -> Int {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    try #require(bound == 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    try #require(named == 0)
+    return Int(UInt16(bigEndian: address.sin_port))
+}
