@@ -1,0 +1,138 @@
+import CChafa
+import Glibc
+
+/// What the terminal can show, resolved once at start-up from `--images`,
+/// the environment and whether stdout is a terminal.
+///
+/// A value type so it can be handed to background render tasks and compared
+/// (a change of mode or colour depth invalidates rendered cells).
+public struct TerminalGraphics: Sendable, Equatable {
+    /// Size of one terminal cell in pixels.
+    public struct CellPixelSize: Sendable, Equatable, Hashable {
+        public var width: Int
+        public var height: Int
+
+        public init(width: Int, height: Int) {
+            self.width = max(1, width)
+            self.height = max(1, height)
+        }
+
+        /// A common cell size (10×20 px) used when the terminal does not report one.
+        public static let typical = CellPixelSize(width: 10, height: 20)
+    }
+
+    /// The resolved mode; never `.auto`.
+    public var mode: ImageMode
+    /// Colours symbol output may use. `.monochrome` means no colour escape codes.
+    public var colors: ColorDepth
+    /// Cell size in pixels: decides how many pixels a pixel-mode image gets and
+    /// the cell aspect used to keep photos undistorted.
+    public var cellPixelSize: CellPixelSize
+    /// The terminal-describing variables chafa's database reads (TERM,
+    /// COLORTERM, TERM_PROGRAM, …), kept so the renderer can rebuild the same
+    /// terminal description. Nothing else from the environment is kept.
+    public var terminalEnvironment: [String: String]
+
+    public init(
+        mode: ImageMode,
+        colors: ColorDepth,
+        cellPixelSize: CellPixelSize = .typical,
+        terminalEnvironment: [String: String] = [:]
+    ) {
+        self.mode = mode == .auto ? .symbols : mode
+        self.colors = colors
+        self.cellPixelSize = cellPixelSize
+        self.terminalEnvironment = terminalEnvironment
+    }
+
+    /// No images, no escape codes: not a terminal, `TERM=dumb`, or `--images none`.
+    public static let none = TerminalGraphics(mode: .none, colors: .monochrome)
+
+    /// Whether thumbnails are drawn at all.
+    public var showsImages: Bool { mode != .none }
+
+    /// Whether output may contain SGR colour or attribute codes. False for
+    /// `none` and for monochrome symbols, so `NO_COLOR` output has no escapes.
+    public var usesEscapeCodes: Bool {
+        switch mode {
+        case .none, .auto: false
+        case .symbols: colors != .monochrome
+        case .sixels, .kitty, .iterm: true
+        }
+    }
+
+    /// Height of a terminal cell divided by its width (about 2 on most fonts).
+    public var cellAspectRatio: Double {
+        Double(cellPixelSize.height) / Double(cellPixelSize.width)
+    }
+
+    /// The environment variables chafa 1.12's terminal database consults.
+    static let terminalVariables: Set<String> = [
+        "TERM", "COLORTERM", "TERM_PROGRAM", "TERMINAL_NAME", "LC_TERMINAL",
+        "VTE_VERSION", "KONSOLE_VERSION", "TMUX", "CTX_BACKEND",
+    ]
+
+    /// Decides how to draw images.
+    ///
+    /// - Not a terminal, `TERM` unset/empty or `dumb`, or `requested == .none`:
+    ///   `.none` (plain text, whatever was requested).
+    /// - Colour depth comes from chafa's terminal database: the best of
+    ///   direct / 256 / 16 / 8 colour sequences the terminal has.
+    /// - `NO_COLOR` set (non-empty, per no-color.org): symbols are drawn in
+    ///   monochrome, with no colour escape codes at all. `auto` then picks
+    ///   monochrome symbols and never a graphics protocol. An explicit
+    ///   `--images sixels|kitty|iterm` still wins, as no-color.org says
+    ///   command-line arguments should.
+    /// - `auto`: kitty, then iTerm2, then sixels if the database says the
+    ///   terminal has that protocol, otherwise symbols.
+    /// - An explicit mode is honoured even if the database does not list it.
+    public static func detect(
+        requested: ImageMode,
+        environment: [String: String],
+        isTTY: Bool,
+        cellPixelSize: CellPixelSize? = nil
+    ) -> TerminalGraphics {
+        let term = environment["TERM"] ?? ""
+        guard isTTY, !term.isEmpty, term != "dumb", requested != .none else { return .none }
+
+        let kept = environment.filter { terminalVariables.contains($0.key) }
+        let capabilities = ChafaTerminal(environment: kept).capabilities
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        let colors: ColorDepth = noColor ? .monochrome : capabilities.bestColors
+
+        let mode: ImageMode
+        switch requested {
+        case .auto:
+            if noColor {
+                mode = .symbols
+            } else if capabilities.kitty {
+                mode = .kitty
+            } else if capabilities.iterm {
+                mode = .iterm
+            } else if capabilities.sixels {
+                mode = .sixels
+            } else {
+                mode = .symbols
+            }
+        case .none, .symbols, .sixels, .kitty, .iterm:
+            mode = requested
+        }
+        return TerminalGraphics(
+            mode: mode, colors: colors,
+            cellPixelSize: cellPixelSize ?? .typical,
+            terminalEnvironment: kept)
+    }
+
+    /// The cell size in pixels the terminal reports for `fileDescriptor`
+    /// (`TIOCGWINSZ`), or nil when it reports none (many terminals send zeros).
+    public static func cellPixelSize(fileDescriptor: Int32) -> CellPixelSize? {
+        var size = winsize()
+        guard ioctl(fileDescriptor, UInt(TIOCGWINSZ), &size) == 0,
+              size.ws_col > 0, size.ws_row > 0, size.ws_xpixel > 0, size.ws_ypixel > 0
+        else { return nil }
+        let width = Int(size.ws_xpixel) / Int(size.ws_col)
+        let height = Int(size.ws_ypixel) / Int(size.ws_row)
+        guard width >= 2, height >= 2 else { return nil }
+        return CellPixelSize(width: width, height: height)
+    }
+}

@@ -1,0 +1,247 @@
+import CChafa
+import Foundation
+
+/// Turns JPEG bytes into terminal output with libchafa, for one resolved
+/// `TerminalGraphics`, and keeps what it rendered in a bounded LRU cache.
+///
+/// Thread-safe: every render builds its own chafa symbol map, config and
+/// canvas; the shared terminal description is only read. Call `render` from
+/// background tasks, in parallel (a thumbnail costs a millisecond or two);
+/// `cachedImage` is cheap enough for the main actor.
+public final class TerminalImageRenderer: Sendable {
+    public struct Configuration: Sendable {
+        /// chafa's effort (0…1). Higher picks symbols more carefully; 0.2
+        /// looks nearly as good as 1.0 at a fraction of the time.
+        public var workFactor: Float = 0.2
+        /// Render cache bounds: entries and bytes of output.
+        public var cacheCountLimit = 400
+        public var cacheCostLimit = 48 << 20
+        /// Threads libchafa may use inside one render, applied process-wide
+        /// when the renderer is created; nil keeps chafa's default (one per
+        /// core). 1 by default: thumbnails are small and already rendered in
+        /// parallel, one task each, so chafa's own hand-offs only add cost.
+        public var libraryThreads: Int? = 1
+
+        public init() {}
+    }
+
+    public let graphics: TerminalGraphics
+    public let configuration: Configuration
+    private let terminal: ChafaTerminal
+    private let cache: RenderCache
+
+    public init(graphics: TerminalGraphics, configuration: Configuration = Configuration()) {
+        self.graphics = graphics
+        self.configuration = configuration
+        self.terminal = ChafaTerminal(graphics: graphics)
+        self.cache = RenderCache(
+            countLimit: configuration.cacheCountLimit, costLimit: configuration.cacheCostLimit)
+        if let threads = configuration.libraryThreads {
+            Self.setLibraryThreadCount(threads)
+        }
+    }
+
+    /// Decodes and renders `data` to fit within `columns × rows` cells,
+    /// keeping the picture's aspect (the result may be narrower or shorter
+    /// than asked). Results are cached under `cacheKey` and the geometry, so
+    /// showing the same picture at the same size again costs nothing.
+    ///
+    /// In `.none` mode nothing is drawn: the result is an empty 0×0 image.
+    public func render(
+        _ data: Data, cacheKey: String, columns: Int, rows: Int
+    ) throws(ImageDecodeError) -> RenderedImage {
+        let key = RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows)
+        if let cached = cache.value(for: key) { return cached }
+        guard graphics.showsImages else {
+            return RenderedImage(columns: 0, rows: 0, mode: .none, content: .symbols([]))
+        }
+        let box = Self.clampedBox(columns: columns, rows: rows)
+        let header = try JPEGDecoder.dimensions(of: data)
+        let geometry = fittedGeometry(width: header.width, height: header.height, columns: box.columns, rows: box.rows)
+        let decoded = try JPEGDecoder.decode(data, fitting: pixelSize(for: geometry))
+        let image = draw(decoded, columns: geometry.columns, rows: geometry.rows)
+        cache.insert(image, for: key)
+        return image
+    }
+
+    /// A previously rendered image, without decoding anything.
+    public func cachedImage(cacheKey: String, columns: Int, rows: Int) -> RenderedImage? {
+        cache.value(for: RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows))
+    }
+
+    /// Renders already decoded pixels (not cached), fitted into the box like `render`.
+    public func render(_ image: DecodedImage, columns: Int, rows: Int) -> RenderedImage {
+        guard graphics.showsImages else {
+            return RenderedImage(columns: 0, rows: 0, mode: .none, content: .symbols([]))
+        }
+        let box = Self.clampedBox(columns: columns, rows: rows)
+        let geometry = fittedGeometry(
+            width: image.sourceWidth, height: image.sourceHeight, columns: box.columns, rows: box.rows)
+        return draw(image, columns: geometry.columns, rows: geometry.rows)
+    }
+
+    /// Drops every cached rendering (for example after the mode changed).
+    public func removeAllCached() {
+        cache.removeAll()
+    }
+
+    /// Number of cached renderings.
+    public var cachedCount: Int { cache.count }
+
+    /// Sets the threads libchafa uses inside one render (process-wide).
+    public static func setLibraryThreadCount(_ count: Int) {
+        chafa_set_n_threads(Int32(max(1, count)))
+    }
+
+    /// The thread count libchafa currently uses.
+    public static var libraryThreadCount: Int { Int(chafa_get_n_threads()) }
+
+    // MARK: - Geometry
+
+    /// Chafa's symbol matcher works on 8×8 pixels per cell, so more input
+    /// than that is wasted decoding.
+    private static let symbolCellPixels = 8
+
+    /// Keeps absurd requests (a 100,000-column box) from allocating a huge canvas.
+    private static let maxCells = 1_000
+
+    private static func clampedBox(columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        (min(max(1, columns), maxCells), min(max(1, rows), maxCells))
+    }
+
+    /// The largest `columns × rows` within the box that keeps a
+    /// `width × height` picture undistorted, given that cells are
+    /// `cellAspectRatio` times taller than wide.
+    func fittedGeometry(width: Int, height: Int, columns: Int, rows: Int) -> (columns: Int, rows: Int) {
+        Self.fit(
+            width: width, height: height, columns: columns, rows: rows,
+            cellAspectRatio: graphics.cellAspectRatio)
+    }
+
+    static func fit(
+        width: Int, height: Int, columns: Int, rows: Int, cellAspectRatio: Double
+    ) -> (columns: Int, rows: Int) {
+        guard width > 0, height > 0, columns > 0, rows > 0, cellAspectRatio > 0 else {
+            return (max(1, columns), max(1, rows))
+        }
+        // Work in units of cell widths: the box is `columns` wide and
+        // `rows * aspect` tall.
+        let scale = min(Double(columns) / Double(width), Double(rows) * cellAspectRatio / Double(height))
+        let fittedColumns = Int((Double(width) * scale).rounded())
+        let fittedRows = Int((Double(height) * scale / cellAspectRatio).rounded())
+        return (min(columns, max(1, fittedColumns)), min(rows, max(1, fittedRows)))
+    }
+
+    /// Pixels worth decoding for a canvas of this geometry.
+    private func pixelSize(for geometry: (columns: Int, rows: Int)) -> (width: Int, height: Int) {
+        if graphics.mode.isPixelMode {
+            return (geometry.columns * graphics.cellPixelSize.width,
+                    geometry.rows * graphics.cellPixelSize.height)
+        }
+        return (geometry.columns * Self.symbolCellPixels, geometry.rows * Self.symbolCellPixels)
+    }
+
+    // MARK: - Chafa
+
+    private var canvasMode: ChafaCanvasMode {
+        if graphics.mode.isPixelMode { return CHAFA_CANVAS_MODE_TRUECOLOR }
+        switch graphics.colors {
+        case .truecolor: return CHAFA_CANVAS_MODE_TRUECOLOR
+        // 240 skips the 16 user-themable colours, which would make photos
+        // come out in someone's palette.
+        case .indexed256: return CHAFA_CANVAS_MODE_INDEXED_240
+        case .indexed16: return CHAFA_CANVAS_MODE_INDEXED_16
+        case .indexed8: return CHAFA_CANVAS_MODE_INDEXED_8
+        case .monochrome: return CHAFA_CANVAS_MODE_FGBG
+        }
+    }
+
+    private var pixelMode: ChafaPixelMode {
+        switch graphics.mode {
+        case .sixels: CHAFA_PIXEL_MODE_SIXELS
+        case .kitty: CHAFA_PIXEL_MODE_KITTY
+        case .iterm: CHAFA_PIXEL_MODE_ITERM2
+        case .auto, .none, .symbols: CHAFA_PIXEL_MODE_SYMBOLS
+        }
+    }
+
+    /// One chafa canvas: configure, draw the pixels, print with the terminal
+    /// description, release everything.
+    private func draw(_ image: DecodedImage, columns: Int, rows: Int) -> RenderedImage {
+        guard let config = chafa_canvas_config_new() else { return blank(columns: columns, rows: rows) }
+        defer { chafa_canvas_config_unref(config) }
+        guard let symbolMap = chafa_symbol_map_new() else { return blank(columns: columns, rows: rows) }
+        // Block elements (full, halves, quadrants, eighths) and space: they
+        // are single-width in every font, which the layout relies on, and a
+        // small set keeps matching fast.
+        chafa_symbol_map_add_by_tags(symbolMap, ChafaSymbolTags(
+            rawValue: CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_SPACE.rawValue))
+        chafa_symbol_map_remove_by_tags(symbolMap, CHAFA_SYMBOL_TAG_WIDE)
+        // The config keeps its own copy.
+        chafa_canvas_config_set_symbol_map(config, symbolMap)
+        chafa_symbol_map_unref(symbolMap)
+        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
+        chafa_canvas_config_set_canvas_mode(config, canvasMode)
+        chafa_canvas_config_set_pixel_mode(config, pixelMode)
+        chafa_canvas_config_set_work_factor(config, configuration.workFactor)
+        // chafa's preprocessing adjusts the picture so small palettes cope;
+        // with 24-bit colour the photo's own colours are kept, and its cost
+        // (up to a third of the render time on busy pictures) saved.
+        chafa_canvas_config_set_preprocessing_enabled(config, canvasMode == CHAFA_CANVAS_MODE_TRUECOLOR ? 0 : 1)
+        // Attribute reuse only: repeat/skip optimisations would emit cursor
+        // and REP sequences that break placing rows side by side.
+        chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)
+        if graphics.mode.isPixelMode {
+            chafa_canvas_config_set_cell_geometry(
+                config, Int32(graphics.cellPixelSize.width), Int32(graphics.cellPixelSize.height))
+        }
+        guard let canvas = chafa_canvas_new(config) else {
+            return blank(columns: columns, rows: rows)
+        }
+        defer { chafa_canvas_unref(canvas) }
+        image.rgba.withUnsafeBufferPointer { pixels in
+            chafa_canvas_draw_all_pixels(
+                canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, pixels.baseAddress,
+                Int32(image.width), Int32(image.height), Int32(image.width * 4))
+        }
+        guard let printed = chafa_canvas_print(canvas, terminal.info) else {
+            return blank(columns: columns, rows: rows)
+        }
+        defer { g_string_free(printed, 1) }
+        let bytes = UnsafeRawBufferPointer(start: printed.pointee.str, count: Int(printed.pointee.len))
+
+        if graphics.mode.isPixelMode {
+            let sequence = String(decoding: bytes, as: UTF8.self)
+            return RenderedImage(columns: columns, rows: rows, mode: graphics.mode, content: .pixels(sequence))
+        }
+        return RenderedImage(
+            columns: columns, rows: rows, mode: graphics.mode,
+            content: .symbols(Self.symbolRows(bytes, rows: rows, columns: columns)))
+    }
+
+    /// Splits chafa's symbol output into exactly `rows` rows. Works on the
+    /// UTF-8 bytes: splitting a String by Character would cost more than
+    /// chafa's own work on these escape-dense rows.
+    private static func symbolRows(_ bytes: UnsafeRawBufferPointer, rows: Int, columns: Int) -> [String] {
+        var lines: [String] = []
+        lines.reserveCapacity(rows)
+        var start = 0
+        for index in 0..<bytes.count where bytes[index] == 0x0A {
+            lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            start = index + 1
+        }
+        if start < bytes.count {
+            lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+        }
+        if lines.count > rows { lines.removeLast(lines.count - rows) }
+        while lines.count < rows { lines.append(String(repeating: " ", count: columns)) }
+        return lines
+    }
+
+    /// What is shown if chafa cannot allocate a canvas: the right size, empty.
+    private func blank(columns: Int, rows: Int) -> RenderedImage {
+        RenderedImage(
+            columns: columns, rows: rows, mode: .symbols,
+            content: .symbols(Array(repeating: String(repeating: " ", count: columns), count: rows)))
+    }
+}
