@@ -33,10 +33,23 @@ public final class ObservationToken: @unchecked Sendable {
 
     deinit {
         guard let action = onCancel else { return }
-        if Thread.isMainThread {
+        if MainQueue.isCurrent {
             MainActor.assumeIsolated { action() }
         } else {
             Task { @MainActor in action() }
         }
     }
+}
+
+/// Tells whether code runs on the main dispatch queue, the main actor's
+/// executor. `Thread.isMainThread` cannot tell: once `dispatchMain()` runs,
+/// the main queue is drained by a worker thread.
+enum MainQueue {
+    private static let key: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == true }
 }
