@@ -1,0 +1,136 @@
+import Foundation
+
+/// Answers `/services/rest/` calls against the catalog, as Flickr would.
+final class RestAPI: Sendable {
+    /// Flickr serves at most this many results per query.
+    static let resultCap = 4_000
+    static let defaultPerPage = 100
+    static let maxPerPage = 500
+
+    private let catalog: Catalog
+    private let requiredAPIKey: String?
+    /// Recent searches by text and sort, so paging through one query does
+    /// not intersect posting lists again.
+    private let searchCache = Locked<[String: [Int]]>([:])
+
+    init(catalog: Catalog, requiredAPIKey: String?) {
+        self.catalog = catalog
+        self.requiredAPIKey = requiredAPIKey
+    }
+
+    /// The rendered body and its content type.
+    func respond(to parameters: [(String, String)], oauthConsumerKey: String?, imageBase: String)
+        -> (body: [UInt8], contentType: String)
+    {
+        func value(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
+
+        let format: ResponseFormat
+        switch value("format") {
+        case nil, "rest", "":
+            format = .xml
+        case "json":
+            if value("nojsoncallback") == "1" {
+                format = .json
+            } else {
+                format = .jsonp(callback: Self.callbackName(value("jsoncallback")))
+            }
+        case let other?:
+            let payload = RestPayload.failure(code: 111, message: "Format \"\(other)\" not found")
+            return (WireFormat.render(payload, as: .xml), ResponseFormat.xml.contentType)
+        }
+        let payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase)
+        return (WireFormat.render(payload, as: format), format.contentType)
+    }
+
+    private func payload(
+        _ parameters: [(String, String)], value: (String) -> String?, oauthConsumerKey: String?, imageBase: String
+    ) -> RestPayload {
+        let method = value("method") ?? ""
+        guard ["flickr.photos.search", "flickr.photos.getRecent", "flickr.test.echo"].contains(method) else {
+            return .failure(code: 112, message: "Method \"\(method)\" not found")
+        }
+        let key = value("api_key") ?? oauthConsumerKey ?? ""
+        guard !key.isEmpty, requiredAPIKey == nil || key == requiredAPIKey else {
+            return .failure(code: 100, message: "Invalid API Key (Key has invalid format)")
+        }
+        switch method {
+        case "flickr.test.echo":
+            return .echo(parameters.filter { $0.0 != "api_key" })
+        case "flickr.photos.getRecent":
+            let (page, perPage) = Self.paging(value)
+            return .photos(listing(Array(0..<catalog.count), page: page, perPage: perPage,
+                                   extras: Extras(value("extras")), imageBase: imageBase))
+        default:
+            return search(value, imageBase: imageBase)
+        }
+    }
+
+    private func search(_ value: (String) -> String?, imageBase: String) -> RestPayload {
+        let text = value("text")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let tags = value("tags")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let userID = value("user_id")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let textQuery = SearchQuery(text: text)
+        let tagList = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !textQuery.isEmpty || !tagList.isEmpty || !userID.isEmpty else {
+            return .failure(code: 3, message: "Parameterless searches have been disabled. Please use flickr.photos.getRecent instead.")
+        }
+        let sort = value("sort").flatMap(SearchSort.init(rawValue:)) ?? .datePostedDesc
+
+        var matches: [Int]
+        if !textQuery.isEmpty {
+            matches = cachedSearch(text: text, sort: sort)
+        } else {
+            matches = Array(0..<catalog.count)
+            if sort == .datePostedAsc { matches.reverse() }
+        }
+        if !tagList.isEmpty {
+            let allowed = catalog.tagMatches(tagList, requireAll: value("tag_mode") == "all")
+            matches = matches.filter { allowed.contains($0) }
+        }
+        if !userID.isEmpty {
+            matches = matches.filter { catalog.photo(at: $0).owner == userID }
+        }
+        let (page, perPage) = Self.paging(value)
+        return .photos(listing(matches, page: page, perPage: perPage, extras: Extras(value("extras")), imageBase: imageBase))
+    }
+
+    private func cachedSearch(text: String, sort: SearchSort) -> [Int] {
+        let key = sort.rawValue + "\u{0}" + text.lowercased()
+        if let hit = searchCache.withLock({ $0[key] }) { return hit }
+        let result = catalog.search(text: text, sort: sort)
+        searchCache.withLock { cache in
+            if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
+            cache[key] = result
+        }
+        return result
+    }
+
+    /// One page of `matches`. `total` and `pages` count every match; pages
+    /// past the 4,000-result cap repeat page 1, as Flickr was observed to do.
+    private func listing(_ matches: [Int], page: Int, perPage: Int, extras: Extras, imageBase: String) -> PhotoListing {
+        let total = matches.count
+        let pages = (total + perPage - 1) / perPage
+        var start = (page - 1) * perPage
+        if start >= Self.resultCap { start = 0 }
+        let end = min(start + perPage, total, Self.resultCap)
+        let photos = start < end ? matches[start..<end].map { catalog.photo(at: $0) } : []
+        return PhotoListing(page: page, pages: pages, perPage: perPage, total: total, photos: photos,
+                            extras: extras, imageBase: imageBase)
+    }
+
+    /// `page` defaults to 1; `per_page` to 100, clamped to 1...500.
+    static func paging(_ value: (String) -> String?) -> (page: Int, perPage: Int) {
+        let page = value("page").flatMap { Int($0) }.map { max(1, $0) } ?? 1
+        let perPage = value("per_page").flatMap { Int($0) }.map { min(maxPerPage, max(1, $0)) } ?? defaultPerPage
+        return (page, perPage)
+    }
+
+    /// A JSONP wrapper name is echoed into a script: only identifier
+    /// characters are accepted, anything else falls back to Flickr's default.
+    static func callbackName(_ requested: String?) -> String {
+        guard let requested, !requested.isEmpty, requested.count <= 64,
+              requested.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "_$.".unicodeScalars.contains($0)) })
+        else { return "jsonFlickrApi" }
+        return requested
+    }
+}

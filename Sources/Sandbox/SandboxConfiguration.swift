@@ -1,0 +1,51 @@
+/// How a sandbox server behaves. The defaults give a fast, well-behaved
+/// server on a free loopback port.
+public struct SandboxConfiguration: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; `SandboxServer.port` tells which.
+    public var port = 0
+    /// Delay before every response (REST and images, not `/sandbox/*`).
+    public var latency: Duration = .zero
+    /// Per-response send rate limit in KiB/s; bodies then go out in small
+    /// paced chunks, so a client can cancel mid-body.
+    public var throttleKBps: Int? = nil
+    public var photoCount = 20_000
+    public var seed: UInt64 = 1
+    /// nil: any non-empty key is valid.
+    public var requiredAPIKey: String? = nil
+    public var faults = FaultConfiguration()
+
+    public init() {}
+}
+
+/// Deliberate failures, chosen deterministically: a URL is faulty when the
+/// hash of the fault seed and its key falls under `rate`. The key is the
+/// path for images and the path with its query for REST calls (every REST
+/// call shares one path), with `api_key` left out.
+public struct FaultConfiguration: Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        /// HTTP `status` with a short text body.
+        case status
+        /// Announces the full length, sends half, closes the connection.
+        case reset
+        /// 200 with the first half of the body (Content-Length matches), a broken JPEG.
+        case truncate
+        /// 200 with bytes that are no image (or no JSON).
+        case garbage
+    }
+
+    public enum Scope: String, Sendable, CaseIterable {
+        case images, rest, all
+    }
+
+    /// Fraction of URLs that are faulty, 0...1.
+    public var rate: Double = 0
+    public var kind: Kind = .status
+    public var status = 503
+    /// A faulty URL fails on its first `times` requests, then works; 0 = always.
+    public var times = 0
+    public var seed: UInt64 = 1
+    public var scope: Scope = .images
+
+    public init() {}
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Sandbox
+
+/// `flickr sandbox`: runs the embedded Flickr-compatible server alone,
+/// until SIGINT or SIGTERM.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run the embedded Flickr-compatible server on its own.",
+        discussion: """
+            Serves the Flickr REST API at /services/rest/ (flickr.photos.search, \
+            flickr.photos.getRecent, flickr.test.echo), synthetic JPEGs at \
+            /{server}/{id}_{secret}_{suffix}.jpg, and counters at GET /sandbox/stats, \
+            the request log at GET /sandbox/log, POST /sandbox/reset to zero them. \
+            The first line on stdout is "listening on http://HOST:PORT".
+            """)
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on; 0 picks a free one.")
+    var port = 0
+
+    @Option(name: .customLong("latency"), help: "Delay before every response, in milliseconds.")
+    var latencyMilliseconds = 0
+
+    @Option(name: .customLong("throttle"), help: "Send each response at most this fast, in KiB/s.")
+    var throttleKBps: Int?
+
+    @Option(name: .customLong("photos"), help: "Number of photos in the synthetic catalog.")
+    var photoCount = 20_000
+
+    @Option(help: "Seed of the synthetic catalog (same seed, same photos).")
+    var seed: UInt64 = 1
+
+    @Option(name: .customLong("api-key"), help: "Accept only this API key (default: any non-empty key).")
+    var apiKey: String?
+
+    @Option(name: .customLong("fault-rate"), help: "Fraction of URLs (0...1) that fail, chosen by hash of the fault seed and the URL.")
+    var faultRate = 0.0
+
+    @Option(name: .customLong("fault"), help: "How faulty URLs fail: status, reset, truncate or garbage.")
+    var faultKind = "status"
+
+    @Option(name: .customLong("fault-status"), help: "HTTP status of the status fault.")
+    var faultStatus = 503
+
+    @Option(name: .customLong("fault-times"), help: "A faulty URL fails its first N requests, then works; 0 = always.")
+    var faultTimes = 0
+
+    @Option(name: .customLong("fault-seed"), help: "Seed choosing the faulty URLs.")
+    var faultSeed: UInt64 = 1
+
+    @Option(name: .customLong("fault-scope"), help: "Which responses can fail: images, rest or all.")
+    var faultScope = "images"
+
+    func validate() throws {
+        guard !host.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host must not be empty.") }
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (0 picks a free port).") }
+        guard (0...600_000).contains(latencyMilliseconds) else {
+            throw ValidationError("--latency must be between 0 and 600000 milliseconds.")
+        }
+        if let throttleKBps, throttleKBps < 1 { throw ValidationError("--throttle must be at least 1 KiB/s.") }
+        guard (1...1_000_000).contains(photoCount) else { throw ValidationError("--photos must be between 1 and 1000000.") }
+        guard faultRate.isFinite, (0...1).contains(faultRate) else {
+            throw ValidationError("--fault-rate must be a fraction between 0 and 1 (for example 0.1).")
+        }
+        guard FaultConfiguration.Kind(rawValue: faultKind) != nil else {
+            throw ValidationError("--fault must be one of: \(FaultConfiguration.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard (100...599).contains(faultStatus) else { throw ValidationError("--fault-status must be an HTTP status between 100 and 599.") }
+        guard faultTimes >= 0 else { throw ValidationError("--fault-times must be 0 (always) or more.") }
+        guard FaultConfiguration.Scope(rawValue: faultScope) != nil else {
+            throw ValidationError("--fault-scope must be one of: \(FaultConfiguration.Scope.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
+    }
+
+    func run() async throws {
+        var configuration = SandboxConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.latency = .milliseconds(latencyMilliseconds)
+        configuration.throttleKBps = throttleKBps
+        configuration.photoCount = photoCount
+        configuration.seed = seed
+        configuration.requiredAPIKey = apiKey
+        configuration.faults.rate = faultRate
+        configuration.faults.kind = FaultConfiguration.Kind(rawValue: faultKind) ?? .status
+        configuration.faults.status = faultStatus
+        configuration.faults.times = faultTimes
+        configuration.faults.seed = faultSeed
+        configuration.faults.scope = FaultConfiguration.Scope(rawValue: faultScope) ?? .images
+
+        // Catch the signals before the server starts, so an early Ctrl-C still shuts down cleanly.
+        let termination = TerminationSignal()
+        let server: SandboxServer
+        do {
+            server = try await SandboxServer.start(configuration)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        // Unbuffered: scripts wait for this line before they connect.
+        FileHandle.standardOutput.write(Data("listening on \(server.baseURL.absoluteString)\n".utf8))
+        FileHandle.standardOutput.write(Data((describe(configuration, catalog: server.catalog) + "\n").utf8))
+        await termination.wait()
+        await server.shutdown()
+    }
+
+    private func describe(_ configuration: SandboxConfiguration, catalog: Catalog) -> String {
+        var parts = ["catalog: \(catalog.count) photos (seed \(configuration.seed))"]
+        parts.append("latency \(latencyMilliseconds) ms")
+        parts.append(throttleKBps.map { "throttle \($0) KiB/s" } ?? "no throttle")
+        parts.append(apiKey == nil ? "any API key" : "one API key accepted")
+        if faultRate > 0 {
+            let times = faultTimes == 0 ? "always" : "first \(faultTimes) requests"
+            parts.append("faults: \(faultKind) on \(faultRate * 100)% of \(faultScope) URLs (\(times), seed \(faultSeed))")
+        } else {
+            parts.append("no faults")
+        }
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// Write end of the self-pipe the signal handler writes to. Set once,
+/// before the handlers are installed, and only read afterwards.
+private nonisolated(unsafe) var terminationPipeWriteEnd: Int32 = -1
+
+/// Waits for SIGINT or SIGTERM.
+///
+/// A plain handler writes one byte to a pipe (async-signal-safe) and a
+/// Dispatch read source wakes the waiter. Dispatch signal sources were not
+/// used: on Linux they lose a signal that the kernel hands to a thread which
+/// has not blocked it (NIO and the concurrency pool run many), which showed
+/// up here as a Ctrl-C that did nothing.
+/// `@unchecked Sendable`: the mutable state is only touched under `lock`.
+private final class TerminationSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var fired = false
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var source: (any DispatchSourceRead)?
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            // Without a pipe, fall back to the default action: the signal ends the process.
+            return
+        }
+        terminationPipeWriteEnd = ends[1]
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in
+                var byte: UInt8 = 1
+                _ = write(terminationPipeWriteEnd, &byte, 1)
+            }
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .global())
+        source.setEventHandler { [weak self] in self?.fire() }
+        source.resume()
+        self.source = source
+    }
+
+    private func fire() {
+        lock.lock()
+        fired = true
+        let waiting = continuation
+        continuation = nil
+        lock.unlock()
+        waiting?.resume()
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            lock.lock()
+            if fired {
+                lock.unlock()
+                continuation.resume()
+            } else {
+                self.continuation = continuation
+                lock.unlock()
+            }
+        }
+    }
+}

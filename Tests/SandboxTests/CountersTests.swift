@@ -1,0 +1,139 @@
+import FlickrKit
+import Foundation
+import Sandbox
+import Testing
+
+@Suite struct CountersTests {
+    @Test func countsRestAndImageRequestsAndImageBytes() async throws {
+        try await withSandbox { server, network in
+            _ = try await network.get(server.jsonCall("flickr.photos.getRecent", ["per_page": "3"]))
+            _ = try await network.get(server.jsonCall("flickr.test.echo"))
+            var bytes = 0
+            for index in 0..<3 {
+                bytes += try await network.get(server.imageURL(server.catalog.photo(at: index), .q)).body.count
+            }
+            try await settled(server)
+            let stats = server.stats()
+            #expect(stats.restRequests == 2)
+            #expect(stats.imageRequests == 3)
+            #expect(stats.imageBytes == bytes)
+            #expect(stats.abortedResponses == 0)
+            #expect(stats.faultsInjected == 0)
+        }
+    }
+
+    @Test func statsEndpointUsesContractNamesAndIsNotCounted() async throws {
+        try await withSandbox { server, network in
+            _ = try await network.get(server.imageURL(server.catalog.photo(at: 0), .t))
+            try await settled(server)
+            let json = try await network.json(server.baseURL.appendingPathComponent("sandbox/stats"))
+            for key in ["rest_requests", "image_requests", "image_bytes", "aborted_responses", "in_flight", "faults_injected"] {
+                #expect(json[key] is Int, "\(key)")
+            }
+            #expect(json["image_requests"] as? Int == 1)
+            #expect(json["in_flight"] as? Int == 0)
+            #expect(json["rest_requests"] as? Int == 0)
+        }
+    }
+
+    @Test func resetZeroesCountersAndLog() async throws {
+        try await withSandbox { server, network in
+            _ = try await network.get(server.jsonCall("flickr.test.echo"))
+            _ = try await network.get(server.imageURL(server.catalog.photo(at: 0), .q))
+            try await settled(server)
+            let answer = try await rawHTTP(port: server.port, "POST /sandbox/reset HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 200"))
+            #expect(server.stats() == SandboxStats())
+            #expect(server.requestLog().isEmpty)
+        }
+    }
+
+    @Test func resetOverHTTPNeedsPost() async throws {
+        try await withSandbox { server, network in
+            _ = try await network.get(server.jsonCall("flickr.test.echo"))
+            let url = server.baseURL.appendingPathComponent("sandbox/reset")
+            #expect(await network.status(url) == 405)
+            #expect(server.stats().restRequests == 1)
+        }
+    }
+
+    @Test func logListsRequestsInArrivalOrderWithoutTheKey() async throws {
+        try await withSandbox { server, network in
+            let photo = server.catalog.photo(at: 0)
+            _ = try await network.get(server.jsonCall("flickr.test.echo", ["api_key": "secret-key"]))
+            _ = try await network.get(server.imageURL(photo, .q))
+            _ = await network.status(server.baseURL.appendingPathComponent("missing"))
+            try await settled(server)
+            let log = server.requestLog()
+            #expect(log.map(\.kind) == ["rest", "image", "other"])
+            #expect(log.map(\.status) == [200, 200, 404])
+            #expect(log.allSatisfy { !$0.path.contains("secret-key") && !$0.aborted && $0.endedAt != nil })
+            #expect(log[1].path == photo.imagePath(.q))
+            #expect(log[0].path.contains("method=flickr.test.echo"))
+            let overHTTP = try await network.get(server.baseURL.appendingPathComponent("sandbox/log")).body
+            #expect(try JSONDecoder().decode([SandboxRequestRecord].self, from: overHTTP) == log)
+        }
+    }
+
+    @Test func latencyDelaysEveryResponse() async throws {
+        try await withSandbox { $0.latency = .milliseconds(300) } _: { server, network in
+            let clock = ContinuousClock()
+            let started = clock.now
+            _ = try await network.get(server.imageURL(server.catalog.photo(at: 0), .sq))
+            _ = try await network.get(server.jsonCall("flickr.test.echo"))
+            #expect(started.duration(to: clock.now) >= .milliseconds(600))
+            try await settled(server)
+            for record in server.requestLog() {
+                #expect((record.endedAt ?? 0) - record.startedAt >= 0.3)
+            }
+        }
+    }
+
+    @Test func clientCancellingMidBodyCountsAsAbortedAndLeavesNothingInFlight() async throws {
+        try await withSandbox { $0.throttleKBps = 16 } _: { server, network in
+            let url = server.imageURL(server.catalog.photo(at: 0), .l)
+            let download = Task { try await network.get(url) }
+            try await waitUntil("the image transfer started") { server.stats().imageBytes > 0 }
+            #expect(server.stats().inFlight == 1)
+            download.cancel()
+            _ = await download.result
+            try await waitUntil("the abort was counted") { server.stats().abortedResponses == 1 }
+            try await waitUntil("nothing in flight") { server.stats().inFlight == 0 }
+            let stats = server.stats()
+            #expect(stats.lastAbortAt != nil)
+            let record = try #require(server.requestLog().last)
+            #expect(record.aborted)
+            #expect(record.bytesSent > 0)
+            let full = try await network.get(url).body.count
+            #expect(record.bytesSent < full)
+        }
+    }
+
+    @Test func throttledTransferCompletesWhole() async throws {
+        try await withSandbox { $0.throttleKBps = 200 } _: { server, network in
+            let photo = server.catalog.photo(at: 9)
+            let body = try await network.get(server.imageURL(photo, .n)).body
+            try await settled(server)
+            let dimensions = try #require(jpegDimensions(body))
+            #expect(dimensions == photo.dimensions(.n))
+            #expect(server.stats().abortedResponses == 0)
+            #expect(server.stats().imageBytes == body.count)
+        }
+    }
+}
+
+/// Waits until every response the server started has ended (bytes and end
+/// times are recorded just after the last byte is handed over, which can be
+/// a moment after the client has it).
+func settled(_ server: SandboxServer) async throws {
+    try await waitUntil("no response in flight") { server.stats().inFlight == 0 }
+}
+
+/// Polls `condition` every 20 ms, failing after 20 s (a safety net, not a timing check).
+func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    while !condition() {
+        if ContinuousClock.now > deadline { throw TestFailure("timed out waiting until \(what)") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+}
