@@ -1,0 +1,19 @@
+import FlickrKit
+import Foundation
+
+/// Fetches the bytes of an image. The pipeline's only way to reach the network.
+///
+/// Implementations must stop the transfer when the calling task is cancelled
+/// (the server should see the connection go away) and then throw `.cancelled`.
+public protocol ImageFetching: Sendable {
+    func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data
+}
+
+extension NetworkManager: ImageFetching {
+    /// Largest image body accepted; Flickr's biggest sizes stay well below it.
+    private static let maxImageBytes = 48 << 20
+
+    public func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data {
+        try await get(url, maxBytes: Self.maxImageBytes, progress: progress).body
+    }
+}

@@ -1,0 +1,101 @@
+import FlickrKit
+import Foundation
+
+/// How urgently an image is wanted. Visible cells are `high`, preheated ones `low`.
+public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
+    case low = 0
+    case normal = 1
+    case high = 2
+
+    public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+}
+
+/// Limits and policies of one `ImageDownloadManager`.
+public struct ImagePipelineConfiguration: Sendable {
+    /// Transfers running at once; the rest wait in the priority queue.
+    public var maxConcurrentDownloads = 6
+    /// Memory cache limits: total bytes of image data, and number of images.
+    public var memoryCostLimit = 20 << 20
+    public var memoryCountLimit = 200
+    /// Where the disk cache lives; `nil` disables it.
+    public var diskCacheDirectory: URL? = nil
+    /// When the disk cache grows past this many bytes it is trimmed to about 70%.
+    public var diskSizeLimit = 150 << 20
+    /// Extra attempts after a transient failure (5xx, 429, reset, time-out).
+    public var maxRetries = 2
+    /// Delay before the first retry; each further retry waits twice as long.
+    public var retryBaseDelay: Duration = .milliseconds(250)
+
+    public init() {}
+}
+
+/// Where a response came from.
+public enum ImageSource: String, Sendable {
+    case memory, disk, network
+}
+
+/// A downloaded (or cached) image: its bytes, checked to be an image of `format`.
+public struct ImageResponse: Sendable {
+    public var url: URL
+    public var data: Data
+    public var format: ImageFormat
+    public var source: ImageSource
+
+    public init(url: URL, data: Data, format: ImageFormat, source: ImageSource) {
+        self.url = url
+        self.data = data
+        self.format = format
+        self.source = source
+    }
+}
+
+/// Why an image could not be loaded.
+public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    case network(NetworkError)
+    /// The bytes arrived but are not a complete JPEG, PNG or GIF; says what was wrong.
+    case invalidImage(String)
+    case cancelled
+
+    public var description: String {
+        switch self {
+        case .network(let error): error.description
+        case .invalidImage(let reason): "Not a usable image: \(reason)."
+        case .cancelled: "Cancelled."
+        }
+    }
+}
+
+/// What a requester hears about its image.
+public enum ImageLoadEvent: Sendable {
+    /// Bytes received so far, and the announced length when the server sent one.
+    case progress(received: Int, expected: Int?)
+    /// The last event of a request.
+    case completed(Result<ImageResponse, ImageLoadError>)
+}
+
+/// Counters for `/stats` and the `download` summary.
+///
+/// `queued` and `running` are current values; the others count since the
+/// manager was created.
+public struct ImagePipelineStatistics: Sendable, Equatable {
+    public var queued = 0
+    public var running = 0
+    /// Transfers that completed with a valid image.
+    public var done = 0
+    /// Transfers that ended in an error (after retries).
+    public var failed = 0
+    /// Transfers abandoned because every requester cancelled.
+    public var cancelled = 0
+    /// Requests that joined a transfer already under way for the same URL.
+    public var coalesced = 0
+    public var memoryHits = 0
+    public var diskHits = 0
+    /// Image bytes received from the network (valid or not).
+    public var bytesDownloaded = 0
+    /// Retries after transient failures.
+    public var retries = 0
+
+    public init() {}
+}

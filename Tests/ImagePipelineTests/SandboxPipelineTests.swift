@@ -1,0 +1,302 @@
+import FlickrKit
+import Foundation
+import Sandbox
+import Testing
+import TestSupport
+@testable import ImagePipeline
+
+/// The pipeline against the real sandbox over loopback HTTP, checked through
+/// the sandbox's own counters and request log.
+@Suite struct SandboxPipelineTests {
+    /// A sandbox, a `NetworkManager` and a pipeline, torn down however the body ends.
+    private func withPipeline(
+        sandbox configureSandbox: (inout SandboxConfiguration) -> Void = { _ in },
+        pipeline configurePipeline: (inout ImagePipelineConfiguration) -> Void = { _ in },
+        _ body: (SandboxServer, NetworkManager, ImageDownloadManager) async throws -> Void
+    ) async throws {
+        var sandboxConfiguration = SandboxConfiguration()
+        sandboxConfiguration.photoCount = 500
+        configureSandbox(&sandboxConfiguration)
+        let server = try await SandboxServer.start(sandboxConfiguration)
+        let network = NetworkManager()
+        var configuration = ImagePipelineConfiguration()
+        configuration.retryBaseDelay = .milliseconds(5)
+        configurePipeline(&configuration)
+        let pipeline = ImageDownloadManager(fetcher: network, configuration: configuration)
+        do {
+            try await body(server, network, pipeline)
+        } catch {
+            pipeline.cancelAll()
+            await network.shutdown()
+            await server.shutdown()
+            throw error
+        }
+        pipeline.cancelAll()
+        await network.shutdown()
+        await server.shutdown()
+    }
+
+    private func imageURL(_ server: SandboxServer, _ index: Int, _ size: SandboxImageSize = .q) -> URL {
+        URL(string: server.baseURL.absoluteString + server.catalog.photo(at: index).imagePath(size))!
+    }
+
+    private func imagePaths(_ server: SandboxServer) -> [String] {
+        server.requestLog().filter { $0.kind == "image" }.map(\.path)
+    }
+
+    // MARK: - Coalescing and cancellation
+
+    @Test func twoRequestersMakeOneImageRequest() async throws {
+        try await withPipeline(sandbox: { $0.latency = .milliseconds(100) }) { server, _, pipeline in
+            let url = imageURL(server, 1)
+            async let first = pipeline.loadResult(url)
+            async let second = pipeline.loadResult(url)
+            let results = await [first, second]
+            for result in results { #expect((try? result.get())?.format == .jpeg) }
+            #expect(server.stats().imageRequests == 1)
+            #expect(pipeline.statistics().coalesced == 1)
+        }
+    }
+
+    @Test func cancellingOneOfTwoRequestersLetsTheTransferFinishForTheOther() async throws {
+        try await withPipeline(sandbox: { $0.throttleKBps = 200 }) { server, _, pipeline in
+            let url = imageURL(server, 2, .l)
+            let kept = EventRecorder()
+            let dropped = EventRecorder()
+            pipeline.load(url, priority: .normal, onEvent: kept.handler)
+            let request = pipeline.load(url, priority: .normal, onEvent: dropped.handler)
+            await waitUntil("the body is arriving") { kept.receivedBytes > 0 }
+            request.cancel()
+            await waitUntil("the kept requester completed") { kept.completion != nil }
+            #expect((try? kept.completion?.get())?.source == .network)
+            #expect(dropped.completion == nil)
+            let stats = server.stats()
+            #expect(stats.imageRequests == 1)
+            #expect(stats.abortedResponses == 0)
+        }
+    }
+
+    @Test func cancellingBothRequestersAbortsTheTransferMidBody() async throws {
+        try await withPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+            let url = imageURL(server, 3, .l)
+            let first = EventRecorder()
+            let second = EventRecorder()
+            let one = pipeline.load(url, priority: .normal, onEvent: first.handler)
+            let two = pipeline.load(url, priority: .high, onEvent: second.handler)
+            await waitUntil("the body is arriving") { first.receivedBytes > 0 }
+            one.cancel()
+            two.cancel()
+            await waitUntil("the sandbox saw the transfer aborted") { server.stats().abortedResponses == 1 }
+            await waitUntil("nothing is in flight") { server.stats().inFlight == 0 }
+            #expect(first.completion == nil && second.completion == nil)
+            #expect(server.stats().imageRequests == 1)
+            #expect(pipeline.cachedImage(for: url) == nil)
+        }
+    }
+
+    @Test func cancelAllAbortsEveryTransferAndQueuedOnesNeverStart() async throws {
+        try await withPipeline(
+            sandbox: { $0.throttleKBps = 16 },
+            pipeline: { $0.maxConcurrentDownloads = 2 }
+        ) { server, _, pipeline in
+            let recorders = (0..<6).map { _ in EventRecorder() }
+            for (index, recorder) in recorders.enumerated() {
+                pipeline.load(imageURL(server, 10 + index, .l), priority: .normal, onEvent: recorder.handler)
+            }
+            await waitUntil("two bodies are arriving") { recorders.prefix(2).allSatisfy { $0.receivedBytes > 0 } }
+            pipeline.cancelAll()
+            await waitUntil("both transfers were aborted") { server.stats().abortedResponses == 2 }
+            await waitUntil("nothing is in flight") { server.stats().inFlight == 0 }
+            #expect(server.stats().imageRequests == 2)
+        }
+    }
+
+    // MARK: - Priorities
+
+    @Test func requestOrderAtTheSandboxFollowsPriorityWithOneSlot() async throws {
+        try await withPipeline(
+            sandbox: { $0.latency = .milliseconds(50) },
+            pipeline: { $0.maxConcurrentDownloads = 1 }
+        ) { server, _, pipeline in
+            let first = EventRecorder()
+            pipeline.load(imageURL(server, 0), priority: .normal, onEvent: first.handler)
+            let plan: [(Int, DownloadPriority)] = [(1, .low), (2, .normal), (3, .high), (4, .low), (5, .high), (6, .normal)]
+            let recorders = plan.map { _ in EventRecorder() }
+            for ((index, priority), recorder) in zip(plan, recorders) {
+                pipeline.load(imageURL(server, index), priority: priority, onEvent: recorder.handler)
+            }
+            await waitUntil("all completed") { (recorders + [first]).allSatisfy { $0.completion != nil } }
+            let expected = [0, 3, 5, 2, 6, 1, 4].map { server.catalog.photo(at: $0).imagePath(.q) }
+            #expect(imagePaths(server) == expected)
+        }
+    }
+
+    @Test func raisingAQueuedRequestJumpsTheQueueAtTheSandbox() async throws {
+        try await withPipeline(
+            sandbox: { $0.latency = .milliseconds(50) },
+            pipeline: { $0.maxConcurrentDownloads = 1 }
+        ) { server, _, pipeline in
+            let recorders = (0..<4).map { _ in EventRecorder() }
+            pipeline.load(imageURL(server, 0), priority: .normal, onEvent: recorders[0].handler)
+            pipeline.load(imageURL(server, 1), priority: .low, onEvent: recorders[1].handler)
+            pipeline.load(imageURL(server, 2), priority: .low, onEvent: recorders[2].handler)
+            let last = pipeline.load(imageURL(server, 3), priority: .low, onEvent: recorders[3].handler)
+            last.setPriority(.high)
+            await waitUntil("all completed") { recorders.allSatisfy { $0.completion != nil } }
+            let expected = [0, 3, 1, 2].map { server.catalog.photo(at: $0).imagePath(.q) }
+            #expect(imagePaths(server) == expected)
+        }
+    }
+
+    // MARK: - Retries and invalid bodies
+
+    @Test func injected503IsRetriedThenSucceeds() async throws {
+        try await withPipeline(sandbox: {
+            $0.faults.rate = 1
+            $0.faults.kind = .status
+            $0.faults.status = 503
+            $0.faults.times = 1
+        }) { server, _, pipeline in
+            let response = try await pipeline.image(for: imageURL(server, 4), priority: .normal)
+            #expect(response.source == .network)
+            #expect(server.stats().imageRequests == 2)
+            #expect(pipeline.statistics().retries == 1)
+        }
+    }
+
+    @Test func connectionResetIsRetriedThenSucceeds() async throws {
+        try await withPipeline(sandbox: {
+            $0.faults.rate = 1
+            $0.faults.kind = .reset
+            $0.faults.times = 1
+        }) { server, _, pipeline in
+            // NetworkManager reports a body cut short by a closed connection as
+            // `.other("HTTPParserError")`, which is not transient; it should be
+            // `.connectionLost`. Reported to FlickrKit's owner; this notices the fix.
+            await withKnownIssue("a mid-body reset is classified as .other, so it is not retried") {
+                let response = try await pipeline.image(for: imageURL(server, 5), priority: .normal)
+                #expect(response.format == .jpeg)
+                #expect(server.stats().imageRequests == 2)
+            }
+        }
+    }
+
+    @Test func notFoundIsNotRetried() async throws {
+        try await withPipeline { server, _, pipeline in
+            let url = URL(string: server.baseURL.absoluteString + "/1/0000_nosuch_q.jpg")!
+            let result = await pipeline.loadResult(url)
+            guard case .failure(.network(.httpStatus(404, _))) = result else {
+                Issue.record("expected HTTP 404, got \(result)")
+                return
+            }
+            #expect(server.stats().imageRequests == 1)
+        }
+    }
+
+    @Test(arguments: [FaultConfiguration.Kind.truncate, .garbage])
+    func brokenBodyIsAnInvalidImageAndNeverCached(kind: FaultConfiguration.Kind) async throws {
+        let folder = try TemporaryDirectory()
+        try await withPipeline(
+            sandbox: {
+                $0.faults.rate = 1
+                $0.faults.kind = kind
+            },
+            pipeline: { $0.diskCacheDirectory = folder.url }
+        ) { server, _, pipeline in
+            let url = imageURL(server, 6)
+            let result = await pipeline.loadResult(url)
+            guard case .failure(.invalidImage) = result else {
+                Issue.record("expected invalidImage, got \(result)")
+                return
+            }
+            await pipeline.waitForPendingWrites()
+            #expect(server.stats().imageRequests == 1, "invalid images are not retried")
+            #expect(pipeline.cachedImage(for: url) == nil)
+            #expect(pipeline.diskCache?.data(for: url) == nil)
+            #expect(pipeline.statistics().failed == 1)
+        }
+    }
+
+    // MARK: - Caches
+
+    @Test func secondManagerOnTheSameDirectoryServesFromDiskWithoutRequests() async throws {
+        let folder = try TemporaryDirectory()
+        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
+            let urls = (0..<5).map { imageURL(server, 20 + $0) }
+            for url in urls { _ = try await pipeline.image(for: url, priority: .normal) }
+            await pipeline.waitForPendingWrites()
+            var configuration = ImagePipelineConfiguration()
+            configuration.diskCacheDirectory = folder.url
+            let fresh = ImageDownloadManager(fetcher: network, configuration: configuration)
+            for url in urls {
+                #expect(try await fresh.image(for: url, priority: .normal).source == .disk)
+            }
+            #expect(server.stats().imageRequests == 5)
+            #expect(fresh.statistics().diskHits == 5)
+        }
+    }
+
+    @Test(arguments: ["corrupt", "truncate"])
+    func damagedDiskEntryIsDiscardedAndRefetched(damage: String) async throws {
+        let folder = try TemporaryDirectory()
+        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
+            let url = imageURL(server, 30)
+            let original = try await pipeline.image(for: url, priority: .normal)
+            await pipeline.waitForPendingWrites()
+            let file = try #require(pipeline.diskCache?.fileURL(for: url))
+            var bytes = try Data(contentsOf: file)
+            if damage == "corrupt" {
+                bytes[bytes.count - 40] ^= 0x5A
+            } else {
+                bytes = bytes.prefix(bytes.count / 2)
+            }
+            try bytes.write(to: file)
+
+            var configuration = ImagePipelineConfiguration()
+            configuration.diskCacheDirectory = folder.url
+            let fresh = ImageDownloadManager(fetcher: network, configuration: configuration)
+            let response = try await fresh.image(for: url, priority: .normal)
+            #expect(response.source == .network)
+            #expect(response.data == original.data)
+            #expect(server.stats().imageRequests == 2)
+            await fresh.waitForPendingWrites()
+            #expect(fresh.diskCache?.data(for: url) == original.data, "the re-fetched image replaced the damaged entry")
+        }
+    }
+
+    @Test func twoManagersSharingOneCacheDirectoryNeverServeDamagedImages() async throws {
+        let folder = try TemporaryDirectory()
+        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, first in
+            var configuration = ImagePipelineConfiguration()
+            configuration.diskCacheDirectory = folder.url
+            let second = ImageDownloadManager(fetcher: network, configuration: configuration)
+            let urls = (0..<30).map { imageURL(server, 40 + $0) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for url in urls {
+                    group.addTask { _ = try await first.image(for: url, priority: .normal) }
+                    group.addTask { _ = try await second.image(for: url, priority: .normal) }
+                }
+                try await group.waitForAll()
+            }
+            await first.waitForPendingWrites()
+            await second.waitForPendingWrites()
+            let reader = ImageDiskCache(directory: folder.url, sizeLimit: 150 << 20)
+            for url in urls {
+                let data = try #require(reader.data(for: url))
+                #expect(ImageFormat.sniff(data) == .jpeg)
+            }
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".img") }
+            #expect(leftovers.isEmpty)
+        }
+    }
+
+    @Test func memoryCacheKeepsOnlyTheMostRecentImagesWithinItsCountLimit() async throws {
+        try await withPipeline(pipeline: { $0.memoryCountLimit = 3 }) { server, _, pipeline in
+            let urls = (0..<5).map { imageURL(server, 80 + $0) }
+            for url in urls { _ = try await pipeline.image(for: url, priority: .normal) }
+            #expect(pipeline.memoryCache.urlsByRecency == urls.suffix(3).reversed())
+            #expect(pipeline.cachedImage(for: urls[0]) == nil)
+            #expect(pipeline.cachedImage(for: urls[4])?.source == .memory)
+        }
+    }
+}
