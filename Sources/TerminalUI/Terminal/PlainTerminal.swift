@@ -1,0 +1,163 @@
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+@preconcurrency import Glibc
+#endif
+
+/// Line-by-line terminal for when stdin is not a tty (a pipe, a file,
+/// /dev/null) or TERM is dumb: no readline, no prompt, no escape sequences.
+///
+/// A background thread reads lines with blocking reads (a dispatch read
+/// source is unreliable on /dev/null and closed pipes) and hands each to the
+/// main queue in order. `print` strips anything that could drive a terminal.
+/// The status line is transient, so it is not printed at all.
+@MainActor
+public final class PlainTerminal: Terminal {
+    public let isInteractive = false
+
+    private let inputDescriptor: Int32
+    private let outputDescriptor: Int32
+    private let output: TerminalOutput?
+    private var handlers = TerminalHandlers(onLine: { _ in })
+    private var running = false
+    private var started = false
+    private var paused = false
+    private var delivering = false
+    private var pending: [PlainInputEvent] = []
+
+    /// - Parameters:
+    ///   - input: read until EOF (stdin by default).
+    ///   - output: where `print` writes (stdout by default).
+    public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        inputDescriptor = input
+        outputDescriptor = output
+        self.output = TerminalOutput(fileDescriptor: output)
+    }
+
+    /// The window's size if stdout is still a terminal (stdin piped into an
+    /// interactive shell's window), else `COLUMNS`/`LINES`, else 80x24.
+    public var size: TerminalSize {
+        if let size = TerminalSize.read(fileDescriptor: outputDescriptor) { return size }
+        let environment = ProcessInfo.processInfo.environment
+        let columns = environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        let rows = environment["LINES"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        return TerminalSize(columns: columns ?? TerminalSize.fallback.columns, rows: rows ?? TerminalSize.fallback.rows)
+    }
+
+    public func run(prompt: String, handlers: TerminalHandlers) {
+        guard !started else { return }
+        started = true
+        running = true
+        self.handlers = handlers
+        let descriptor = inputDescriptor
+        let deliver: @Sendable (PlainInputEvent) -> Void = { [weak self] event in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self?.receive(event) }
+            }
+        }
+        let thread = Thread { PlainLineReader.read(fileDescriptor: descriptor, deliver: deliver) }
+        thread.name = "flickr.plain-input"
+        thread.start()
+    }
+
+    public func print(_ text: String) {
+        guard let output else { return }
+        var plain = TextSanitizer.stripControls(text)
+        if !plain.hasSuffix("\n") { plain += "\n" }
+        output.write(plain)
+        output.flush()
+    }
+
+    public func setStatus(_ status: String?) {}
+
+    public func setPrompt(_ prompt: String) {}
+
+    public func pauseInput() {
+        paused = true
+    }
+
+    public func resumeInput() {
+        paused = false
+        deliverPending()
+    }
+
+    public func stop() {
+        running = false
+        pending = []
+        output?.flush()
+    }
+
+    private func receive(_ event: PlainInputEvent) {
+        guard running else { return }
+        pending.append(event)
+        deliverPending()
+    }
+
+    /// Hands over kept lines in order until paused or stopped. A handler that
+    /// resumes input re-enters here; the outer loop keeps going instead.
+    private func deliverPending() {
+        guard !delivering else { return }
+        delivering = true
+        defer { delivering = false }
+        while running, !paused, !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .line(let line):
+                handlers.onLine(line)
+            case .endOfInput:
+                handlers.onEOF()
+            }
+        }
+    }
+}
+
+enum PlainInputEvent: Sendable {
+    case line(String)
+    case endOfInput
+}
+
+/// The blocking read loop of `PlainTerminal`'s input thread.
+enum PlainLineReader {
+    /// Reads until EOF or error, delivering each line (LF or CRLF removed,
+    /// invalid UTF-8 repaired), a final unterminated line, then end of input.
+    static func read(fileDescriptor: Int32, deliver: @Sendable (PlainInputEvent) -> Void) {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        var partial: [UInt8] = []
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            var start = 0
+            for index in 0..<count where buffer[index] == 0x0A {
+                partial.append(contentsOf: buffer[start..<index])
+                deliver(.line(decode(partial)))
+                partial.removeAll(keepingCapacity: true)
+                start = index + 1
+            }
+            partial.append(contentsOf: buffer[start..<count])
+        }
+        if !partial.isEmpty { deliver(.line(decode(partial))) }
+        deliver(.endOfInput)
+    }
+
+    private static func decode(_ bytes: [UInt8]) -> String {
+        let line = bytes.last == 0x0D ? bytes.dropLast() : bytes[...]
+        return String(decoding: line, as: UTF8.self)
+    }
+}
+
+/// Chooses the terminal for this process.
+public enum Terminals {
+    /// Readline on a real terminal, plain lines otherwise.
+    @MainActor
+    public static func standard(
+        capabilities: TerminalCapabilities,
+        historyFile: URL?,
+        completions: [String] = UserCommand.completions,
+        historyFilter: (@MainActor (String) -> Bool)? = nil
+    ) -> any Terminal {
+        if capabilities.isTTY {
+            return ReadlineTerminal(historyFile: historyFile, completions: completions, historyFilter: historyFilter)
+        }
+        return PlainTerminal()
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import TerminalUI
+
+/// What each kind of typed line means.
+@Suite struct UserCommandTests {
+    @Test(arguments: ["", "   ", "\t"])
+    func emptyLineLoadsTheNextPage(line: String) {
+        #expect(UserCommand.parse(line) == .nextPage)
+    }
+
+    @Test func plainTextIsASearch() {
+        #expect(UserCommand.parse("kittens") == .search("kittens"))
+    }
+
+    @Test func multiWordSearchIsTrimmedAndKeepsItsWords() {
+        #expect(UserCommand.parse("  red   car \t") == .search("red car"))
+        #expect(UserCommand.parse("mountain lake -night") == .search("mountain lake -night"))
+    }
+
+    @Test func searchKeepsUnicodeText() {
+        #expect(UserCommand.parse("猫 café") == .search("猫 café"))
+    }
+
+    @Test func doubleSlashSearchesForTextStartingWithASlash() {
+        #expect(UserCommand.parse("//open source") == .search("/open source"))
+    }
+
+    @Test(arguments: [
+        ("/cancel", UserCommand.cancel), ("/recent", .recent), ("/stats", .stats), ("/help", .help),
+        ("/quit", .quit), ("/retry", .retry), ("/exit", .quit), ("/?", .help), ("  /quit  ", .quit),
+        ("/QUIT", .quit), ("/layout grid", .layout(.grid)), ("/layout list", .layout(.list)),
+        ("/layout LIST", .layout(.list)), ("/open 3", .open(3)), ("/open  12 ", .open(12)), ("/open #7", .open(7)),
+    ])
+    func commands(line: String, command: UserCommand) {
+        #expect(UserCommand.parse(line) == command)
+    }
+
+    @Test func openWithoutANumberExplainsHowToUseIt() {
+        guard case .invalid(let message) = UserCommand.parse("/open") else {
+            Issue.record("expected .invalid")
+            return
+        }
+        #expect(message.contains("/open 3"))
+    }
+
+    @Test(arguments: ["/open x", "/open 0", "/open -2", "/open 1.5", "/open 99999999999999999999999"])
+    func openWithABadNumberIsInvalid(line: String) {
+        guard case .invalid(let message) = UserCommand.parse(line) else {
+            Issue.record("expected .invalid for \(line)")
+            return
+        }
+        #expect(message.contains("result number"))
+    }
+
+    @Test func openWithTwoNumbersIsInvalid() {
+        guard case .invalid = UserCommand.parse("/open 1 2") else {
+            Issue.record("expected .invalid")
+            return
+        }
+    }
+
+    @Test func invalidMessageShowsHostileArgumentHarmlessly() {
+        guard case .invalid(let message) = UserCommand.parse("/open \u{1B}]52;c;eA==\u{07}") else {
+            Issue.record("expected .invalid")
+            return
+        }
+        #expect(!message.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test(arguments: ["/layout", "/layout table", "/layout grid list"])
+    func layoutNeedsGridOrList(line: String) {
+        #expect(UserCommand.parse(line) == .invalid("Use /layout grid or /layout list."))
+    }
+
+    @Test func commandsWithoutArgumentsRefuseExtraWords() {
+        #expect(UserCommand.parse("/quit now") == .invalid("/quit takes no arguments."))
+    }
+
+    @Test func bareSlashIsInvalid() {
+        guard case .invalid = UserCommand.parse("/") else {
+            Issue.record("expected .invalid")
+            return
+        }
+    }
+
+    @Test(arguments: [
+        ("/opne", "/open"), ("/cancle", "/cancel"), ("/lay", "/layout"), ("/stat", "/stats"),
+        ("/hlep", "/help"), ("/qiut", "/quit"), ("/recnet", "/recent"), ("/retyr", "/retry"), ("/Opne", "/open"),
+    ])
+    func unknownCommandSuggestsTheClosestName(line: String, suggestion: String) {
+        #expect(UserCommand.parse(line) == .unknown(line, suggestion: suggestion))
+    }
+
+    @Test func unknownCommandFarFromAnyNameHasNoSuggestion() {
+        #expect(UserCommand.parse("/zzzzzz") == .unknown("/zzzzzz", suggestion: nil))
+    }
+
+    @Test func completionsCoverEveryCommand() {
+        for name in UserCommand.names {
+            #expect(UserCommand.completions.contains { $0.hasPrefix(name) }, "\(name)")
+        }
+        #expect(UserCommand.completions.contains("/layout grid"))
+        #expect(UserCommand.completions.contains("/layout list"))
+    }
+
+    @Test func everyCompletionParsesAsACommand() {
+        for completion in UserCommand.completions where completion != "/open " {
+            switch UserCommand.parse(completion) {
+            case .search, .unknown, .invalid, .nextPage:
+                Issue.record("\(completion) does not parse as a command")
+            default:
+                break
+            }
+        }
+    }
+
+    @Test(arguments: [("kitten", "sitting", 3), ("", "abc", 3), ("same", "same", 0), ("/opne", "/open", 2)])
+    func editDistance(a: String, b: String, distance: Int) {
+        #expect(UserCommand.editDistance(a, b) == distance)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import TerminalUI
+
+/// The non-tty path, driven through real pipes.
+@MainActor
+@Suite struct PlainTerminalTests {
+    /// What the handlers saw, in order.
+    @MainActor final class Recorder {
+        var events: [String] = []
+        var handlers: TerminalHandlers {
+            TerminalHandlers(
+                onLine: { [unowned self] in self.events.append("line:\($0)") },
+                onEOF: { [unowned self] in self.events.append("eof") })
+        }
+    }
+
+    @Test func linesArriveInOrderThenEndOfInputOnce() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        let recorder = Recorder()
+        terminal.run(prompt: "> ", handlers: recorder.handlers)
+        input.write("kittens\n\n/open 2\nred car\n")
+        input.closeWriteEnd()
+        #expect(await waitUntil { recorder.events.last == "eof" })
+        #expect(recorder.events == ["line:kittens", "line:", "line:/open 2", "line:red car", "eof"])
+        terminal.stop()
+    }
+
+    @Test func crlfIsRemovedAndAnUnterminatedLastLineIsDelivered() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        let recorder = Recorder()
+        terminal.run(prompt: "", handlers: recorder.handlers)
+        input.write("one\r\ntwo")
+        input.closeWriteEnd()
+        #expect(await waitUntil { recorder.events.last == "eof" })
+        #expect(recorder.events == ["line:one", "line:two", "eof"])
+        terminal.stop()
+    }
+
+    @Test func invalidUTF8IsRepairedNotDropped() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        let recorder = Recorder()
+        terminal.run(prompt: "", handlers: recorder.handlers)
+        input.write(bytes: [0x63, 0xFF, 0x61, 0x74, 0x0A])
+        input.closeWriteEnd()
+        #expect(await waitUntil { recorder.events.last == "eof" })
+        #expect(recorder.events == ["line:c\u{FFFD}at", "eof"])
+        terminal.stop()
+    }
+
+    @Test func pausedInputKeepsLinesUntilResumed() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        var seen: [String] = []
+        terminal.run(prompt: "", handlers: TerminalHandlers(onLine: { line in
+            seen.append(line)
+            terminal.pauseInput()  // as an app does while a search runs
+        }, onEOF: { seen.append("eof") }))
+        input.write("first\nsecond\nthird\n")
+        input.closeWriteEnd()
+        #expect(await waitUntil { seen == ["first"] })
+        // Give the reader every chance to have queued the rest.
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(seen == ["first"])
+        terminal.resumeInput()
+        #expect(await waitUntil { seen == ["first", "second"] })
+        terminal.resumeInput()
+        #expect(await waitUntil { seen == ["first", "second", "third"] })
+        terminal.resumeInput()
+        #expect(await waitUntil { seen == ["first", "second", "third", "eof"] })
+        terminal.stop()
+    }
+
+    @Test func nothingIsDeliveredAfterStop() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        var seen: [String] = []
+        terminal.run(prompt: "", handlers: TerminalHandlers(onLine: { seen.append($0) }, onEOF: { seen.append("eof") }))
+        input.write("one\n")
+        #expect(await waitUntil { seen == ["one"] })
+        terminal.stop()
+        input.write("two\n")
+        input.closeWriteEnd()
+        try? await Task.sleep(for: .milliseconds(100))
+        #expect(seen == ["one"])
+    }
+
+    @Test func printWritesPlainLinesWithoutEscapeSequences() {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        terminal.print("1 kittens\u{1B}[2J\n2 \u{1B}]52;c;eA==\u{07}beach")
+        terminal.print("done\n")
+        #expect(output.readAvailable() == "1 kittens\n2 beach\ndone\n")
+    }
+
+    @Test func statusAndPromptPrintNothing() {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        terminal.setPrompt("flickr> ")
+        terminal.setStatus("3/30 thumbnails")
+        terminal.setStatus(nil)
+        terminal.print("x")
+        #expect(output.readAvailable() == "x\n")
+        #expect(!terminal.isInteractive)
+    }
+
+    @Test func sizeFallsBackWhenOutputIsNotATerminal() {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        #expect(terminal.size.columns > 0)
+        #expect(terminal.size.rows > 0)
+    }
+}

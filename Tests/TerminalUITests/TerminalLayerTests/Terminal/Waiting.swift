@@ -1,0 +1,68 @@
+import Foundation
+
+/// Polls `condition` on the main actor until it holds, letting the main
+/// queue run in between (terminal input arrives there). The timeout is only
+/// a safety net for a broken build, never a performance expectation.
+@MainActor
+func waitUntil(timeout: Duration = .seconds(20), _ condition: @MainActor () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        if clock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+/// Both ends of a pipe; closed on deinit unless already closed.
+final class PipePair {
+    private(set) var readEnd: Int32
+    private(set) var writeEnd: Int32
+
+    init() {
+        var fds: [Int32] = [-1, -1]
+        precondition(pipe(&fds) == 0, "pipe failed")
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
+
+    func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(writeEnd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    func write(bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Foundation.write(writeEnd, $0.baseAddress, $0.count) }
+    }
+
+    func closeWriteEnd() {
+        if writeEnd >= 0 { close(writeEnd) }
+        writeEnd = -1
+    }
+
+    /// Whatever can be read within `timeout` of the last byte.
+    func readAvailable(timeout: Int32 = 200) -> String {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, timeout) > 0 else { break }
+            let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            result.append(contentsOf: buffer[0..<count])
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    deinit {
+        if readEnd >= 0 { close(readEnd) }
+        if writeEnd >= 0 { close(writeEnd) }
+    }
+}
