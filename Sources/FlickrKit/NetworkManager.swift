@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOPosix
 
 /// The one place that performs HTTP.
@@ -146,6 +147,9 @@ public final class NetworkManager: Sendable {
             default: return .other(String(describing: error), host: host)
             }
         }
+        // A server that closes before the announced length leaves the HTTP
+        // parser mid-message: the connection broke, worth a retry.
+        if error is HTTPParserError { return .connectionLost(host: host) }
         if error is SocketAddressError { return .notConnected(host: host) }
         if error is NIOConnectionError { return .notConnected(host: host) }
         return .other(String(describing: type(of: error)), host: host)
