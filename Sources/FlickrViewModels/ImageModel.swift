@@ -1,0 +1,138 @@
+import Binding
+import Dispatch
+import FlickrKit
+import Foundation
+import ImagePipeline
+
+/// Where one cell's image is in its life.
+public enum ImageState: Sendable {
+    case idle
+    case queued
+    case loading(received: Int, expected: Int?)
+    case loaded(ImageResponse)
+    case failed(String)
+    case cancelled
+
+    /// Loaded, failed or cancelled: nothing more will happen without a retry.
+    public var isSettled: Bool {
+        switch self {
+        case .loaded, .failed, .cancelled: true
+        case .idle, .queued, .loading: false
+        }
+    }
+
+    /// Queued or loading.
+    public var isPending: Bool {
+        switch self {
+        case .queued, .loading: true
+        case .idle, .loaded, .failed, .cancelled: false
+        }
+    }
+}
+
+/// One result cell: a photo and the state of its image download.
+///
+/// The state machine is `idle → queued → loading → loaded | failed | cancelled`;
+/// `retry()` takes a failed or cancelled cell back to `queued`. Events from a
+/// request that was cancelled or replaced are ignored, so a cancelled cell
+/// never changes state late.
+@MainActor
+public final class ImageModel {
+    /// The result number, 1-based over the session's results.
+    public let number: Int
+    public let photo: Photo
+    /// The image this cell shows (a thumbnail in the grid, a large image in detail).
+    public let url: URL?
+    public let state = Observable<ImageState>(.idle)
+    public private(set) var priority: DownloadPriority = .normal
+
+    private let pipeline: ImageDownloadManager
+    private var request: ImageRequest?
+    /// Bumped whenever the current request is dropped; stale events carry an old value.
+    private var generation = 0
+
+    public init(number: Int, photo: Photo, url: URL?, pipeline: ImageDownloadManager) {
+        self.number = number
+        self.photo = photo
+        self.url = url
+        self.pipeline = pipeline
+    }
+
+    /// Starts (or re-prioritises) the download. Does nothing once loaded.
+    public func load(priority: DownloadPriority) {
+        self.priority = priority
+        switch state.value {
+        case .loaded, .failed, .cancelled:
+            return
+        case .queued, .loading:
+            request?.setPriority(priority)
+            return
+        case .idle:
+            break
+        }
+        guard let url else {
+            state.value = .failed("no image URL for this photo")
+            return
+        }
+        if let cached = pipeline.cachedImage(for: url) {
+            state.value = .loaded(cached)
+            return
+        }
+        generation += 1
+        let expected = generation
+        state.value = .queued
+        request = pipeline.load(url, priority: priority) { [weak self] event in
+            // The main queue keeps events in order (progress before completion).
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self?.handle(event, generation: expected) }
+            }
+        }
+    }
+
+    /// Changes the download's priority while it is queued or running.
+    public func setPriority(_ priority: DownloadPriority) {
+        self.priority = priority
+        request?.setPriority(priority)
+    }
+
+    /// Cancels a pending download. Returns whether there was one.
+    @discardableResult
+    public func cancel() -> Bool {
+        guard state.value.isPending else { return false }
+        request?.cancel()
+        request = nil
+        generation += 1
+        state.value = .cancelled
+        return true
+    }
+
+    /// Starts again after a failure or cancellation. Returns whether it did.
+    @discardableResult
+    public func retry(priority: DownloadPriority = .high) -> Bool {
+        switch state.value {
+        case .failed, .cancelled:
+            state.value = .idle
+            load(priority: priority)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func handle(_ event: ImageLoadEvent, generation: Int) {
+        guard generation == self.generation else { return }
+        switch event {
+        case .progress(let received, let expected):
+            state.value = .loading(received: received, expected: expected)
+        case .completed(.success(let response)):
+            request = nil
+            state.value = .loaded(response)
+        case .completed(.failure(.cancelled)):
+            request = nil
+            state.value = .cancelled
+        case .completed(.failure(let error)):
+            request = nil
+            state.value = .failed(error.description)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import FlickrKit
+import Foundation
+
+/// What a person was looking at, saved so the next launch can show it at once.
+///
+/// Holds photo metadata and image URLs only; never the API key (request URLs
+/// are not stored, and image URLs do not carry it).
+public struct SessionSnapshot: Codable, Sendable, Equatable {
+    public static let currentVersion = 1
+
+    public var version = SessionSnapshot.currentVersion
+    /// `displayName` of the provider the pages came from.
+    public var provider: String
+    public var query: ResultQuery
+    public var pages: [PhotoPage]
+    public var savedAt: Date
+
+    public init(provider: String, query: ResultQuery, pages: [PhotoPage], savedAt: Date = Date()) {
+        self.provider = provider
+        self.query = query
+        self.pages = pages
+        self.savedAt = savedAt
+    }
+}
+
+/// Reads and writes the last session, atomically.
+public struct SessionStore: Sendable {
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(String)
+
+        public var description: String {
+            switch self {
+            case .unreadable(let reason): "The saved session could not be read (\(reason)); starting fresh."
+            }
+        }
+    }
+
+    /// Only the most recent pages are kept, so the file stays small.
+    public static let maxPages = 10
+
+    public let file: URL
+
+    public init(file: URL) {
+        self.file = file
+    }
+
+    /// The saved session, `nil` when there is none, or an error for a broken file.
+    public func load() -> Result<SessionSnapshot?, LoadError> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
+            return .success(nil)
+        } catch {
+            return .failure(.unreadable("cannot read \(file.lastPathComponent)"))
+        }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970
+            let snapshot = try decoder.decode(SessionSnapshot.self, from: data)
+            guard snapshot.version == SessionSnapshot.currentVersion else {
+                return .failure(.unreadable("saved by another version"))
+            }
+            return .success(snapshot)
+        } catch {
+            return .failure(.unreadable("\(file.lastPathComponent) is damaged"))
+        }
+    }
+
+    /// Writes to a temporary file beside the target, then renames it over the
+    /// target, so a crash mid-write leaves the old session intact.
+    public func save(_ snapshot: SessionSnapshot) throws {
+        var snapshot = snapshot
+        snapshot.pages = Array(snapshot.pages.suffix(Self.maxPages))
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let data = try encoder.encode(snapshot)
+        let directory = file.deletingLastPathComponent()
+        try AppPaths.ensureDirectory(directory)
+        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
+        try data.write(to: temporary)
+        if rename(temporary.path, file.path) != 0 {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import FlickrKit
+import Foundation
+import ImagePipeline
+
+/// A provider over an in-memory list of photos: pages are slices of it, as a
+/// real service would serve them. Counts its calls; can be told to fail.
+final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `lock`.
+    let displayName: String
+    let maxResults: Int?
+    private let photos: [Photo]
+    private let lock = NSLock()
+    private var _calls: [(query: String?, page: Int)] = []
+    private var _failure: (any Error)?
+
+    init(count: Int, displayName: String = "memory", maxResults: Int? = nil) {
+        self.displayName = displayName
+        self.maxResults = maxResults
+        self.photos = (0..<count).map { index in
+            Photo(id: "\(1000 + index)", owner: "owner\(index % 7)@N00", ownerName: "Owner \(index % 7)",
+                  secret: "s\(index)", server: "65535", title: "Photo \(index + 1)")
+        }
+    }
+
+    var calls: [(query: String?, page: Int)] { lock.withLock { _calls } }
+    func fail(with error: (any Error)?) { lock.withLock { _failure = error } }
+
+    func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage {
+        try serve(query: query, page: page, perPage: perPage)
+    }
+
+    func recent(page: Int, perPage: Int) async throws -> PhotoPage {
+        try serve(query: nil, page: page, perPage: perPage)
+    }
+
+    private func serve(query: String?, page: Int, perPage: Int) throws -> PhotoPage {
+        let failure = lock.withLock {
+            _calls.append((query, page))
+            return _failure
+        }
+        if let failure { throw failure }
+        let start = (page - 1) * perPage
+        let slice = start < photos.count ? Array(photos[start..<min(start + perPage, photos.count)]) : []
+        let pages = (photos.count + perPage - 1) / perPage
+        return PhotoPage(page: page, pages: pages, perPage: perPage, total: photos.count, photos: slice)
+    }
+
+    func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
+        URL(string: "http://images.test/\(photo.server)/\(photo.id)_\(photo.secret)_\(size.urlSuffix ?? "").jpg")
+    }
+
+    func photoPageURL(for photo: Photo) -> URL? {
+        URL(string: "https://www.flickr.com/photos/\(photo.owner)/\(photo.id)/")
+    }
+}
+
+/// Serves a minimal valid JPEG for every URL, at once or when released.
+///
+/// With `held` set, fetches wait until `release()` (or until cancelled, which
+/// they report as `.cancelled`, as the network does). URLs in `failing` get
+/// the given HTTP status.
+final class ScriptedFetcher: ImageFetching, @unchecked Sendable {
+    // @unchecked: mutable state guarded by `lock`.
+    static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFF, 0xD9])
+
+    private let lock = NSLock()
+    private var _fetched: [URL] = []
+    private var held: Bool
+    private var failing: [String: Int] = [:]
+
+    init(held: Bool = false) {
+        self.held = held
+    }
+
+    var fetched: [URL] { lock.withLock { _fetched } }
+    func release() { lock.withLock { held = false } }
+    func fail(_ url: URL, status: Int) { lock.withLock { failing[url.absoluteString] = status } }
+    func heal(_ url: URL) { lock.withLock { _ = failing.removeValue(forKey: url.absoluteString) } }
+
+    func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data {
+        lock.withLock { _fetched.append(url) }
+        while lock.withLock({ held }) {
+            if Task.isCancelled { throw .cancelled }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        if Task.isCancelled { throw .cancelled }
+        if let status = lock.withLock({ failing[url.absoluteString] }) {
+            throw .httpStatus(status, host: url.host ?? "")
+        }
+        progress(Self.jpeg.count, Self.jpeg.count)
+        return Self.jpeg
+    }
+}
+
+/// Waits for a condition the main actor will reach (events arrive through the
+/// main queue). The deadline is a safety net, not a performance assertion.
+@MainActor
+func eventually(
+    _ what: String = "condition", timeout: Duration = .seconds(20), _ condition: @MainActor () -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while !condition() {
+        guard clock.now < deadline else { throw WaitTimeout(what: what) }
+        try await Task.sleep(for: .milliseconds(5))
+    }
+}
+
+struct WaitTimeout: Error, CustomStringConvertible {
+    let what: String
+    var description: String { "timed out waiting for \(what)" }
+}
