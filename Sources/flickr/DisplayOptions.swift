@@ -1,0 +1,25 @@
+import ArgumentParser
+import TerminalUI
+
+extension FlickrTerminalView.Layout: ExpressibleByArgument {}
+extension ImageMode: ExpressibleByArgument {}
+
+/// How results are drawn in the interactive app.
+struct DisplayOptions: ParsableArguments {
+    @Option(help: "Results as a thumbnail grid or a list of titles: grid or list.")
+    var layout: FlickrTerminalView.Layout = .grid
+
+    @Option(help: ArgumentHelp(
+        "Terminal images: auto, none, symbols, sixels, kitty or iterm. auto picks what the terminal supports; none when not a terminal or TERM=dumb.",
+        valueName: "mode"))
+    var images: ImageMode = .auto
+
+    @Option(help: "Grid columns, 1–8.")
+    var columns: Int = 3
+
+    func validate() throws {
+        guard (1...8).contains(columns) else {
+            throw ValidationError("--columns must be between 1 and 8 (got \(columns)).")
+        }
+    }
+}

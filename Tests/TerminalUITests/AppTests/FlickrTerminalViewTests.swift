@@ -1,0 +1,137 @@
+import FlickrKit
+import FlickrViewModels
+import Foundation
+import ImagePipeline
+import Sandbox
+import TerminalUI
+import TestSupport
+import Testing
+
+@MainActor
+@Suite struct FlickrTerminalViewTests {
+    /// A view on a real sandbox over loopback, with images off (labels only).
+    private func withView(
+        _ configuration: SandboxConfiguration = SandboxConfiguration(),
+        interactive: Bool = true,
+        _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxHarness) async throws -> Void
+    ) async throws {
+        let harness = try await SandboxHarness.start(configuration)
+        let network = NetworkManager()
+        let provider = FlickrProvider(apiKey: "test", endpoint: harness.restURL, imageBaseURL: harness.baseURL, network: network, displayName: "sandbox")
+        let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
+        let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
+        let view = FlickrTerminalView(viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: .none))
+        var quit = false
+        view.start(banner: "banner line") { quit = true }
+        do {
+            try await body(view, terminal, viewModel, harness)
+        } catch {
+            viewModel.shutdown()
+            await network.shutdown()
+            await harness.shutdown()
+            throw error
+        }
+        terminal.sendEndOfInput()
+        #expect(quit)
+        #expect(terminal.stopCount == 1)
+        await network.shutdown()
+        await harness.shutdown()
+    }
+
+    private func waitFor(_ terminal: RecordingTerminal, _ text: String) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(20)
+        while !terminal.output.contains(text) {
+            guard clock.now < deadline else {
+                Issue.record("no \"\(text)\" in output:\n\(terminal.output)")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    @Test func firstLaunchShowsRecentPhotosThenASearchPage() async throws {
+        try await withView { _, terminal, viewModel, harness in
+            try await waitFor(terminal, "recent photos · page 1 of")
+            terminal.type("kittens")
+            let matches = harness.catalog.search(text: "kittens").count
+            try await waitFor(terminal, "“kittens” · page 1 of \((matches + 8) / 9) (\(matches) photos)")
+            try await waitFor(terminal, "\n7 ")
+            #expect(terminal.printed.first == "banner line")
+            #expect(viewModel.cells.count == 9)
+        }
+    }
+
+    @Test func enterLoadsTheNextPageWithContinuingNumbers() async throws {
+        try await withView { _, terminal, _, _ in
+            terminal.type("sunset")
+            try await waitFor(terminal, "“sunset” · page 1 of")
+            terminal.type("")
+            try await waitFor(terminal, "“sunset” · page 2 of")
+            try await waitFor(terminal, "\n10 ")
+        }
+    }
+
+    @Test func hostileTitlesReachTheTerminalSanitised() async throws {
+        try await withView { _, terminal, viewModel, harness in
+            // The synthetic catalog holds titles with escape codes; search for one by its id's tags.
+            let catalog = harness.catalog
+            let hostile = try #require((0..<catalog.count).lazy.map { catalog.photo(at: $0) }.first {
+                $0.title.unicodeScalars.contains { $0.value == 0x1B } && !$0.tags.isEmpty
+            })
+            let query = hostile.tags.joined(separator: " ")
+            terminal.type(query)
+            try await waitFor(terminal, "· page 1 of")
+            var pages = 1
+            while !viewModel.cells.contains(where: { $0.photo.id == hostile.id }) && viewModel.hasMore && pages < 60 {
+                terminal.type("")
+                pages += 1
+                try await waitFor(terminal, "· page \(pages) of")
+            }
+            #expect(viewModel.cells.contains { $0.photo.id == hostile.id }, "the hostile photo should be among the results")
+            try await waitFor(terminal, "\n\(viewModel.cells.count) ")
+            let bad = terminal.printed.filter { text in
+                text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+            }
+            #expect(bad.isEmpty, "raw control characters printed: \(bad.prefix(2))")
+        }
+    }
+
+    @Test func controlCCancelsPendingDownloadsAndOtherwiseExplains() async throws {
+        var configuration = SandboxConfiguration()
+        configuration.throttleKBps = 2
+        try await withView(configuration) { _, terminal, viewModel, _ in
+            terminal.type("beach")
+            try await waitFor(terminal, "“beach” · page 1 of")
+            #expect(viewModel.hasPendingWork)
+            terminal.sendInterrupt()
+            try await waitFor(terminal, "Cancelled")
+            #expect(!viewModel.hasPendingWork)
+            terminal.sendInterrupt()
+            try await waitFor(terminal, "Nothing to cancel. /quit or Ctrl-D leaves.")
+        }
+    }
+
+    @Test func unknownCommandsSuggestTheClosestOne() async throws {
+        try await withView { _, terminal, _, _ in
+            terminal.type("/cancle")
+            try await waitFor(terminal, "Unknown command /cancle. Did you mean /cancel?")
+        }
+    }
+
+    @Test func openPrintsTheDetailsOfAResult() async throws {
+        try await withView { _, terminal, viewModel, _ in
+            terminal.type("red car")
+            try await waitFor(terminal, "“red car” · page 1 of")
+            let photo = try #require(viewModel.cells.first?.photo)
+            terminal.type("/open 1")
+            try await waitFor(terminal, "page: https://www.flickr.com/photos/\(photo.owner)/\(photo.id)/")
+            try await waitFor(terminal, "owner: ")
+        }
+    }
+
+    @Test func statusTextCountsThumbnailsBytesAndFailures() {
+        let progress = DownloadProgress(total: 30, loaded: 24, failed: 1, cancelled: 0, bytes: 380 * 1024)
+        #expect(FlickrTerminalView.statusText(progress) == "24/30 thumbnails · 380 KB · 1 failed")
+    }
+}
