@@ -1,0 +1,155 @@
+import CPty
+import Foundation
+
+/// Runs a program without a terminal: stdin, stdout and stderr are pipes,
+/// and the child has no controlling terminal (its own session), as when a
+/// script or CI runs it.
+public enum ProcessRunner {
+    /// What a finished run produced.
+    public struct Result: Sendable {
+        public var status: TerminationStatus
+        public var standardOutput: [UInt8]
+        public var standardError: [UInt8]
+
+        /// stdout decoded as UTF-8.
+        public var outputText: String { String(decoding: standardOutput, as: UTF8.self) }
+        /// stderr decoded as UTF-8.
+        public var errorText: String { String(decoding: standardError, as: UTF8.self) }
+
+        /// stdout and stderr for failure messages, control bytes made visible.
+        public var transcript: String {
+            """
+            --- \(status) ---
+            --- stdout (\(standardOutput.count) bytes) ---
+            \(PTYProcess.visible(String(outputText.suffix(4000))))
+            --- stderr (\(standardError.count) bytes) ---
+            \(PTYProcess.visible(String(errorText.suffix(4000))))
+            """
+        }
+    }
+
+    /// Runs `executable` to completion, feeding `input` to its stdin and then
+    /// closing it (end of file). Kills it and throws if it has not exited
+    /// within `timeout`.
+    ///
+    /// - Parameter environment: the child's whole environment.
+    public static func run(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String] = PTYProcess.baseEnvironment(),
+        input: String = "",
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        try checkExecutable(executable)
+        ignoreSIGPIPE
+        let stdinPipe = try makePipe()
+        let stdoutPipe = try makePipe()
+        let stderrPipe = try makePipe()
+
+        let argv = [executable] + arguments
+        let envp = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let pid = withCStringArray(argv) { argvPointers in
+            withCStringArray(envp) { envPointers in
+                cpty_spawn_fds(executable, argvPointers, envPointers, stdinPipe.read, stdoutPipe.write, stderrPipe.write)
+            }
+        }
+        let spawnErrno = errno
+        close(stdinPipe.read)
+        close(stdoutPipe.write)
+        close(stderrPipe.write)
+        guard pid > 0 else {
+            close(stdinPipe.write)
+            close(stdoutPipe.read)
+            close(stderrPipe.read)
+            throw ProcessLaunchError.system("fork", errno: spawnErrno)
+        }
+
+        let watcher = ChildWatcher(pid: pid)
+        let stdout = Locked(Stream())
+        let stderr = Locked(Stream())
+        startReader(fd: stdoutPipe.read, into: stdout)
+        startReader(fd: stderrPipe.read, into: stderr)
+        startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
+
+        let status = await watcher.waitForExit(timeout: timeout)
+        if status == nil { watcher.kill(SIGKILL) }
+        // The pipes reach EOF once the child (and anything it started) is gone.
+        _ = await poll(timeout: .seconds(10)) {
+            stdout.withLock(\.finished) && stderr.withLock(\.finished)
+        }
+        let result = Result(
+            status: watcher.exitStatus ?? .signalled(SIGKILL),
+            standardOutput: stdout.withLock(\.bytes),
+            standardError: stderr.withLock(\.bytes))
+        guard status != nil else {
+            throw ProcessRunnerError.timedOut(executable: executable, transcript: result.transcript)
+        }
+        return result
+    }
+
+    private struct Stream {
+        var bytes: [UInt8] = []
+        var finished = false
+    }
+
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        guard cpty_pipe(&fds) == 0 else { throw ProcessLaunchError.system("pipe2", errno: errno) }
+        return (fds[0], fds[1])
+    }
+
+    private static func startReader(fd: Int32, into stream: Locked<Stream>) {
+        let thread = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    stream.withLock { $0.bytes.append(contentsOf: buffer[0..<count]) }
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            close(fd)
+            stream.withLock { $0.finished = true }
+        }
+        thread.start()
+    }
+
+    /// Writes stdin on its own thread, so a child that does not read cannot
+    /// block the test; a child that exits early just ends the write (EPIPE).
+    private static func startWriter(fd: Int32, bytes: [UInt8]) {
+        let thread = Thread {
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    break
+                }
+                offset += written
+            }
+            close(fd)
+        }
+        thread.start()
+    }
+
+    /// Writing to a pipe whose reader exited must fail with EPIPE rather than
+    /// kill the test process.
+    private static let ignoreSIGPIPE: Void = {
+        signal(SIGPIPE, SIG_IGN)
+    }()
+}
+
+/// A `ProcessRunner` run that did not finish in time.
+public enum ProcessRunnerError: Error, Sendable, CustomStringConvertible {
+    case timedOut(executable: String, transcript: String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let executable, let transcript):
+            "\(executable) did not exit in time and was killed.\n\(transcript)"
+        }
+    }
+}

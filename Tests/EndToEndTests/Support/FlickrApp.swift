@@ -1,0 +1,217 @@
+import Foundation
+import Sandbox
+import Testing
+import TestSupport
+
+/// One isolated run of the real `flickr` binary: its own HOME, state and
+/// cache folders (removed afterwards), pointed at a test's sandbox.
+struct FlickrApp {
+    let home: TemporaryDirectory
+    let apiURL: URL
+    let apiKey: String
+
+    init(sandbox: SandboxHarness, apiKey: String = "test") throws {
+        try self.init(apiURL: sandbox.restURL, apiKey: apiKey)
+    }
+
+    /// For a server that is not a sandbox harness (or nothing at all).
+    /// Pass `home` to share state and cache with an earlier run.
+    init(apiURL: URL, apiKey: String = "test", home: TemporaryDirectory? = nil) throws {
+        self.home = try home ?? TemporaryDirectory(prefix: "flickr-e2e")
+        self.apiURL = apiURL
+        self.apiKey = apiKey
+    }
+
+    var stateDirectory: URL { home.url.appendingPathComponent("state", isDirectory: true) }
+    var cacheDirectory: URL { home.url.appendingPathComponent("cache", isDirectory: true) }
+
+    /// Nothing inherited from the developer's shell: no FLICKR_* variables,
+    /// no real HOME (so no ~/.inputrc or real history), XDG folders in the temp dir.
+    var environment: [String: String] {
+        var environment = PTYProcess.baseEnvironment()
+        environment["HOME"] = home.path
+        environment["XDG_STATE_HOME"] = stateDirectory.path
+        environment["XDG_CACHE_HOME"] = cacheDirectory.path
+        return environment
+    }
+
+    /// `--api-url` and `--api-key` for this sandbox.
+    var providerArguments: [String] {
+        ["--api-url", apiURL.absoluteString, "--api-key", apiKey]
+    }
+
+    /// Starts the interactive app in a pty.
+    func launch(_ arguments: [String] = [], columns: Int = 120, rows: Int = 40) throws -> PTYProcess {
+        try PTYProcess(
+            executable: try Binaries.flickr, arguments: providerArguments + arguments,
+            environment: environment, columns: columns, rows: rows)
+    }
+
+    /// Runs the binary with stdin, stdout and stderr as pipes (no terminal).
+    func run(_ arguments: [String], input: String = "", withProvider: Bool = true) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.run(
+            try Binaries.flickr, arguments: arguments + (withProvider ? providerArguments : []),
+            environment: environment, input: input)
+    }
+}
+
+/// A sandbox like a slow real server: every response waits `latency`.
+func sandboxConfiguration(latency: Duration = .milliseconds(40), throttleKBps: Int? = nil, requiredAPIKey: String? = nil) -> SandboxConfiguration {
+    var configuration = SandboxConfiguration()
+    configuration.latency = latency
+    configuration.throttleKBps = throttleKBps
+    configuration.requiredAPIKey = requiredAPIKey
+    return configuration
+}
+
+// MARK: - Driving the interactive app
+
+extension PTYProcess {
+    /// Waits until the app is ready for a first command: the first-launch
+    /// listing of recent photos has printed its header.
+    func waitForFirstListing() async throws {
+        try await waitFor("the first-launch listing's header (\"page 1 of …\")") { bytes, screen in
+            screen.text.contains("page 1 of")
+        }
+    }
+
+    /// Types `line` at the prompt, waits until it shows on the cursor's line
+    /// (echoed by readline), then presses Enter.
+    func enter(_ line: String) async throws {
+        try write(line)
+        if !line.isEmpty {
+            try await waitFor("the typed text \(line.debugDescription) on the prompt line") { _, screen in
+                screen.lines[screen.cursor.row].contains(line)
+            }
+        }
+        try write("\r")
+    }
+
+    /// Waits for a results header `page P of N (T photos)` in output written
+    /// after `mark`, and returns it.
+    @discardableResult
+    func waitForHeader(page: Int, total: Int? = nil, after mark: Int) async throws -> ResultsHeader {
+        var found: ResultsHeader?
+        try await waitFor("a results header \"page \(page) of N (T photos)\"") { bytes, _ in
+            let text = String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self)
+            found = resultsHeaders(in: text).first { $0.page == page && (total == nil || $0.total == total) }
+            return found != nil
+        }
+        guard let found else { throw PTYError.timedOut(waitingFor: "header", transcript: transcript()) }
+        return found
+    }
+
+    /// Output written after `mark`, decoded.
+    func text(since mark: Int) -> String {
+        String(decoding: output(since: mark), as: UTF8.self)
+    }
+
+    /// Quits with `/quit` and returns the exit status.
+    func quit() async throws -> TerminationStatus {
+        try await enter("/quit")
+        return try await waitForExit()
+    }
+}
+
+/// A results header as the app prints it: `page P of N (T photos)`.
+struct ResultsHeader: Equatable, CustomStringConvertible {
+    var page: Int
+    var pages: Int
+    var total: Int
+
+    var description: String { "page \(page) of \(pages) (\(total) photos)" }
+}
+
+/// Every results header in `text`, in order (numbers may carry thousands separators).
+func resultsHeaders(in text: String) -> [ResultsHeader] {
+    let pattern = #/page (\d[\d,]*) of (\d[\d,]*) \((\d[\d,]*) photos?\)/#
+    return text.matches(of: pattern).compactMap { match in
+        func number(_ part: Substring) -> Int? { Int(part.filter(\.isNumber)) }
+        guard let page = number(match.output.1), let pages = number(match.output.2),
+              let total = number(match.output.3) else { return nil }
+        return ResultsHeader(page: page, pages: pages, total: total)
+    }
+}
+
+/// Pages the header may announce for `total` results: every page, or only
+/// those the provider serves (Flickr stops at 4,000 results).
+func acceptablePageCounts(total: Int, perPage: Int) -> Set<Int> {
+    let all = (total + perPage - 1) / perPage
+    let served = (min(total, 4_000) + perPage - 1) / perPage
+    return [all, served]
+}
+
+/// True when a line holds the grid/list label `N title…` for this result:
+/// the number, a space, then the start of the title (checked only for plain
+/// ASCII titles; others are sanitised or cut in ways the test does not model).
+func lineShowsLabel(_ line: String, number: Int, title: String) -> Bool {
+    let label = "\(number) "
+    let plainTitle = title.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
+    let expected = plainTitle && !title.isEmpty ? label + String(title.prefix(8)) : label
+    return line.hasPrefix(expected) || line.contains(" " + expected)
+}
+
+/// True when any line on screen or in the scrollback shows that label;
+/// with `header`, only lines below the last line showing that header count,
+/// so an earlier listing's labels (same number, similar title) never match.
+func screenShowsLabel(_ screen: TerminalScreen, number: Int, title: String, below header: ResultsHeader? = nil) -> Bool {
+    var lines = screen.scrollback + screen.lines
+    if let header {
+        guard let start = lines.lastIndex(where: { $0.contains(header.description) }) else { return false }
+        lines = Array(lines[(start + 1)...])
+    }
+    return lines.contains { lineShowsLabel($0, number: number, title: title) }
+}
+
+/// A loopback port with nothing listening (bound, then released).
+func closedLoopbackPort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw POSIXError(.EMFILE) }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) }
+    }
+    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+    let named = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    guard named == 0 else { throw POSIXError(.EINVAL) }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Every escape sequence in `bytes`, as text (for example `ESC[2K`, `ESC]52;…`).
+func escapeSequences(in bytes: [UInt8]) -> [String] {
+    var sequences: [String] = []
+    var index = 0
+    while index < bytes.count {
+        guard bytes[index] == 0x1B, index + 1 < bytes.count else {
+            index += 1
+            continue
+        }
+        let start = index
+        let kind = bytes[index + 1]
+        index += 2
+        switch kind {
+        case UInt8(ascii: "["):
+            while index < bytes.count, !(0x40...0x7E).contains(bytes[index]) { index += 1 }
+            index += 1
+        case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+            while index < bytes.count, bytes[index] != 0x07, !(bytes[index] == 0x1B) { index += 1 }
+            index += bytes.count > index && bytes[index] == 0x1B ? 2 : 1
+        case 0x20...0x2F:
+            while index < bytes.count, (0x20...0x2F).contains(bytes[index]) { index += 1 }
+            index += 1
+        default:
+            break
+        }
+        let end = min(index, bytes.count)
+        let text = String(decoding: bytes[start..<end], as: UTF8.self)
+        sequences.append("ESC" + String(text.dropFirst().prefix(40)))
+    }
+    return sequences
+}
