@@ -61,7 +61,7 @@ let package = Package(
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "ImagePipeline", "Sandbox", "FlickrKit",
+            "TerminalUI", "ImagePipeline", "Sandbox", "FlickrKit", "TestSupport",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen model.

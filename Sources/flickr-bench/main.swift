@@ -36,6 +36,8 @@ let usage = """
       Times decode + render of a page of sandbox thumbnails (q, 150 px) laid out
       for a W-column terminal (default 120), one core, several runs (min/median).
       --image-columns caps the thumbnail width (default: the grid's own cap).
+           flickr-bench enter --flickr PATH --api-url URL [--runs N]
+      Times Enter to the page header in the interactive app (real pty, images off).
     """
 
 func parseRenderOptions(_ arguments: ArraySlice<String>) throws(BenchError) -> RenderOptions {
@@ -207,6 +209,8 @@ do {
     switch arguments.first {
     case "render":
         try await runRender(try parseRenderOptions(arguments.dropFirst()))
+    case "enter":
+        try await runEnterToHeader(try parseEnterOptions(arguments.dropFirst()))
     case "-h", "--help":
         print(usage)
     default:

@@ -11,6 +11,8 @@ extension EndToEnd {
     @Suite("Cancellation")
     struct Cancellation {
         static let perPage = 12
+        /// How late after the cancel a request sent before it may reach the sandbox's handler.
+        static let handlerSlack: Double = 0.5
 
         @Test func cancelCommandAbortsPendingThumbnailTransfers() async throws {
             try await SandboxHarness.with(sandboxConfiguration(throttleKBps: 1)) { sandbox in
@@ -75,7 +77,15 @@ extension EndToEnd {
             #expect(afterCancel.abortedResponses > 0, "aborted_responses after the cancel: \(afterCancel)")
             let aborted = log.filter { thumbnails.contains(Self.pathOnly($0.path)) && $0.aborted }
             #expect(!aborted.isEmpty, "no kittens thumbnail transfer ended aborted; image log: \(Self.describe(log))")
-            let late = log.filter { $0.kind == "image" && $0.startedAt > acknowledgedAt }
+            // The in-process sandbox shares this busy test process, so a request
+            // the app sent just before the cancel can reach its handler a little
+            // after the app said "cancelled"; such a request must end aborted.
+            // A queue that kept going would start whole transfers, or start them
+            // well after the cancel.
+            let late = log.filter {
+                $0.kind == "image" && $0.startedAt > acknowledgedAt
+                    && (!$0.aborted || $0.startedAt > acknowledgedAt + Self.handlerSlack)
+            }
             let repeats = late.map { record in
                 let earlier = log.filter { $0.path == record.path && $0.startedAt < record.startedAt }
                 return "\(record.path): \(earlier.count) earlier request(s), \(earlier.filter(\.aborted).count) aborted"

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import FlickrKit
 import Sandbox
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,22 +15,10 @@ func withSandbox<T>(
     configure: (inout SandboxConfiguration) -> Void = { _ in },
     _ body: (SandboxServer, FlickrProvider, NetworkManager) async throws -> T
 ) async throws -> T {
-    var configuration = SandboxConfiguration()
-    configuration.photoCount = 5_000
-    configure(&configuration)
-    let server = try await SandboxServer.start(configuration)
-    let network = NetworkManager(configuration: networkConfiguration)
-    let provider = FlickrProvider(
-        apiKey: apiKey, endpoint: server.restURL, imageBaseURL: server.baseURL, network: network, displayName: "sandbox")
-    do {
-        let result = try await body(server, provider, network)
-        await network.shutdown()
-        await server.shutdown()
-        return result
-    } catch {
-        await network.shutdown()
-        await server.shutdown()
-        throw error
+    try await withSandboxSession(photoCount: 5_000, network: networkConfiguration, configure: configure) { server, network in
+        let provider = FlickrProvider(
+            apiKey: apiKey, endpoint: server.restURL, imageBaseURL: server.baseURL, network: network, displayName: "sandbox")
+        return try await body(server, provider, network)
     }
 }
 

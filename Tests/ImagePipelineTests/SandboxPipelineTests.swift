@@ -14,26 +14,14 @@ import TestSupport
         pipeline configurePipeline: (inout ImagePipelineConfiguration) -> Void = { _ in },
         _ body: (SandboxServer, NetworkManager, ImageDownloadManager) async throws -> Void
     ) async throws {
-        var sandboxConfiguration = SandboxConfiguration()
-        sandboxConfiguration.photoCount = 500
-        configureSandbox(&sandboxConfiguration)
-        let server = try await SandboxServer.start(sandboxConfiguration)
-        let network = NetworkManager()
-        var configuration = ImagePipelineConfiguration()
-        configuration.retryBaseDelay = .milliseconds(5)
-        configurePipeline(&configuration)
-        let pipeline = ImageDownloadManager(fetcher: network, configuration: configuration)
-        do {
+        try await withSandboxSession(photoCount: 500, configure: configureSandbox) { server, network in
+            var configuration = ImagePipelineConfiguration()
+            configuration.retryBaseDelay = .milliseconds(5)
+            configurePipeline(&configuration)
+            let pipeline = ImageDownloadManager(fetcher: network, configuration: configuration)
+            defer { pipeline.cancelAll() }
             try await body(server, network, pipeline)
-        } catch {
-            pipeline.cancelAll()
-            await network.shutdown()
-            await server.shutdown()
-            throw error
         }
-        pipeline.cancelAll()
-        await network.shutdown()
-        await server.shutdown()
     }
 
     private func imageURL(_ server: SandboxServer, _ index: Int, _ size: SandboxImageSize = .q) -> URL {

@@ -4,27 +4,14 @@ import Foundation
 import Glibc
 #endif
 import Sandbox
+import TestSupport
 
-/// A started sandbox plus an HTTP client, shut down after the test body.
+/// A started sandbox (3,000 photos) plus an HTTP client, shut down after the test body.
 func withSandbox<T>(
     _ configure: (inout SandboxConfiguration) -> Void = { _ in },
     _ body: (SandboxServer, NetworkManager) async throws -> T
 ) async throws -> T {
-    var configuration = SandboxConfiguration()
-    configuration.photoCount = 3_000
-    configure(&configuration)
-    let server = try await SandboxServer.start(configuration)
-    let network = NetworkManager()
-    do {
-        let result = try await body(server, network)
-        await network.shutdown()
-        await server.shutdown()
-        return result
-    } catch {
-        await network.shutdown()
-        await server.shutdown()
-        throw error
-    }
+    try await withSandboxSession(configure: configure, body)
 }
 
 extension SandboxServer {

@@ -173,8 +173,8 @@ public final class ReadlineTerminal: Terminal {
         signalWatcher?.cancel()
         signalWatcher = nil
         saveHistory()
-        rl_instream = stdin
-        rl_outstream = stdout
+        rl_instream = flickr_stdin_stream()
+        rl_outstream = flickr_stdout_stream()
         output?.flush()  // kept: `print` after stop still reaches the terminal
         if let input, inputDescriptor != STDIN_FILENO { fclose(input) }
         input = nil

@@ -1,3 +1,4 @@
+import CReadline
 #if canImport(Glibc)
 @preconcurrency import Glibc
 #elseif canImport(Darwin)
@@ -16,7 +17,7 @@ final class TerminalOutput {
     init?(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
         if fileDescriptor == STDOUT_FILENO {
-            stream = stdout
+            stream = flickr_stdout_stream()
             ownsStream = false
         } else {
             let copy = dup(fileDescriptor)

@@ -11,31 +11,26 @@ import Testing
 @Suite struct FlickrTerminalViewTests {
     /// A view on a real sandbox over loopback, with images off (labels only).
     private func withView(
-        _ configuration: SandboxConfiguration = SandboxConfiguration(),
+        _ configure: (inout SandboxConfiguration) -> Void = { _ in },
         interactive: Bool = true,
-        _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxHarness) async throws -> Void
+        _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxServer) async throws -> Void
     ) async throws {
-        let harness = try await SandboxHarness.start(configuration)
-        let network = NetworkManager()
-        let provider = FlickrProvider(apiKey: "test", endpoint: harness.restURL, imageBaseURL: harness.baseURL, network: network, displayName: "sandbox")
-        let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
-        let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
-        let view = FlickrTerminalView(viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: .none))
-        var quit = false
-        view.start(banner: "banner line") { quit = true }
-        do {
-            try await body(view, terminal, viewModel, harness)
-        } catch {
-            viewModel.shutdown()
-            await network.shutdown()
-            await harness.shutdown()
-            throw error
+        try await withSandboxSession(configure: configure) { server, network in
+            let provider = FlickrProvider(
+                apiKey: "test", endpoint: server.restURL, imageBaseURL: server.baseURL, network: network,
+                displayName: "sandbox")
+            let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
+            let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
+            let view = FlickrTerminalView(
+                viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: .none))
+            var quit = false
+            view.start(banner: "banner line") { quit = true }
+            defer { viewModel.shutdown() }
+            try await body(view, terminal, viewModel, server)
+            terminal.sendEndOfInput()
+            #expect(quit)
+            #expect(terminal.stopCount == 1)
         }
-        terminal.sendEndOfInput()
-        #expect(quit)
-        #expect(terminal.stopCount == 1)
-        await network.shutdown()
-        await harness.shutdown()
     }
 
     private func waitFor(_ terminal: RecordingTerminal, _ text: String) async throws {
@@ -51,10 +46,10 @@ import Testing
     }
 
     @Test func firstLaunchShowsRecentPhotosThenASearchPage() async throws {
-        try await withView { _, terminal, viewModel, harness in
+        try await withView { _, terminal, viewModel, server in
             try await waitFor(terminal, "recent photos · page 1 of")
             terminal.type("kittens")
-            let matches = harness.catalog.search(text: "kittens").count
+            let matches = server.catalog.search(text: "kittens").count
             try await waitFor(terminal, "“kittens” · page 1 of \((matches + 8) / 9) (\(matches) photos)")
             try await waitFor(terminal, "\n7 ")
             #expect(terminal.printed.first == "banner line")
@@ -73,9 +68,9 @@ import Testing
     }
 
     @Test func hostileTitlesReachTheTerminalSanitised() async throws {
-        try await withView { _, terminal, viewModel, harness in
+        try await withView { _, terminal, viewModel, server in
             // The synthetic catalog holds titles with escape codes; search for one by its id's tags.
-            let catalog = harness.catalog
+            let catalog = server.catalog
             let hostile = try #require((0..<catalog.count).lazy.map { catalog.photo(at: $0) }.first {
                 $0.title.unicodeScalars.contains { $0.value == 0x1B } && !$0.tags.isEmpty
             })
@@ -98,9 +93,7 @@ import Testing
     }
 
     @Test func controlCCancelsPendingDownloadsAndOtherwiseExplains() async throws {
-        var configuration = SandboxConfiguration()
-        configuration.throttleKBps = 2
-        try await withView(configuration) { _, terminal, viewModel, _ in
+        try await withView({ $0.throttleKBps = 2 }) { _, terminal, viewModel, _ in
             terminal.type("beach")
             try await waitFor(terminal, "“beach” · page 1 of")
             #expect(viewModel.hasPendingWork)

@@ -1,0 +1,32 @@
+import FlickrKit
+import Sandbox
+
+/// Runs `body` with a real sandbox on a free loopback port and a
+/// `NetworkManager`, and shuts both down however the body ends (a manager
+/// released without `shutdown()` stops the process in debug builds).
+///
+/// - Parameter photoCount: a small catalog keeps start-up cheap; tests that
+///   need everyday queries to match thousands pass the default 20,000.
+public func withSandboxSession<T>(
+    isolation: isolated (any Actor)? = #isolation,
+    photoCount: Int = 3_000,
+    network networkConfiguration: NetworkManager.Configuration = .init(),
+    configure: (inout SandboxConfiguration) -> Void = { _ in },
+    _ body: (SandboxServer, NetworkManager) async throws -> T
+) async throws -> T {
+    var configuration = SandboxConfiguration()
+    configuration.photoCount = photoCount
+    configure(&configuration)
+    let server = try await SandboxServer.start(configuration)
+    let network = NetworkManager(configuration: networkConfiguration)
+    do {
+        let result = try await body(server, network)
+        await network.shutdown()
+        await server.shutdown()
+        return result
+    } catch {
+        await network.shutdown()
+        await server.shutdown()
+        throw error
+    }
+}
