@@ -11,12 +11,12 @@ public struct GridLayout: Sendable, Equatable {
     /// Narrower cells cannot show a number, a few letters of title and a
     /// recognisable picture, so the grid drops columns instead.
     public static let minimumCellWidth = 14
-    /// Cap on the thumbnail width. Symbol rendering costs about 3 µs per
-    /// terminal cell, so a page of 30 thumbnails at 28×14 cells stays within
-    /// the 50 ms budget on one core (32×16 costs 30% more), and a 150 px
-    /// thumbnail has little more detail to show. On wide terminals the
-    /// image keeps this width and the cell (and its label) gets wider.
-    public static let defaultMaximumImageColumns = 28
+    /// Cap on the thumbnail width. Symbol rendering costs a few µs per
+    /// terminal cell: a page of 30 thumbnails at 28×14 cells measured 68 ms
+    /// on one core (Scripts/bench), over the 50 ms budget; 22×11 has 38% fewer
+    /// cells, and a 150 px thumbnail has little more detail to show. On wide
+    /// terminals the image keeps this width and the cell (and its label) gets wider.
+    public static let defaultMaximumImageColumns = 22
 
     /// The width this layout was made for.
     public let terminalColumns: Int

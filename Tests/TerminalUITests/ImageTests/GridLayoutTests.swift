@@ -16,9 +16,9 @@ struct GridLayoutTests {
         // 40: three 12-column cells are too narrow, so two cells of 19.
         Expected(width: 40, columns: 2, cellWidth: 19, imageColumns: 19, imageRows: 10),
         Expected(width: 80, columns: 3, cellWidth: 25, imageColumns: 25, imageRows: 13),
-        // 120: cells of 38; the image stops at the 28-column cap.
-        Expected(width: 120, columns: 3, cellWidth: 38, imageColumns: 28, imageRows: 14),
-        Expected(width: 200, columns: 3, cellWidth: 65, imageColumns: 28, imageRows: 14),
+        // 120: cells of 38; the image stops at the 22-column cap.
+        Expected(width: 120, columns: 3, cellWidth: 38, imageColumns: 22, imageRows: 11),
+        Expected(width: 200, columns: 3, cellWidth: 65, imageColumns: 22, imageRows: 11),
     ])
     func defaultGridAtCommonWidths(expected: Expected) {
         let layout = GridLayout(terminalColumns: expected.width)
