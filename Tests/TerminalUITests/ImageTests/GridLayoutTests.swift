@@ -15,7 +15,8 @@ struct GridLayoutTests {
     @Test(arguments: [
         // 40: three 12-column cells are too narrow, so two cells of 19.
         Expected(width: 40, columns: 2, cellWidth: 19, imageColumns: 19, imageRows: 10),
-        Expected(width: 80, columns: 3, cellWidth: 25, imageColumns: 25, imageRows: 13),
+        // 80: cells of 25; the image stops at the 22-column cap.
+        Expected(width: 80, columns: 3, cellWidth: 25, imageColumns: 22, imageRows: 11),
         // 120: cells of 38; the image stops at the 22-column cap.
         Expected(width: 120, columns: 3, cellWidth: 38, imageColumns: 22, imageRows: 11),
         Expected(width: 200, columns: 3, cellWidth: 65, imageColumns: 22, imageRows: 11),
@@ -74,7 +75,8 @@ struct GridLayoutTests {
         #expect(squareCells.imageRows == squareCells.imageColumns)
         let graphics = TerminalGraphics(mode: .kitty, colors: .truecolor, cellPixelSize: .init(width: 8, height: 16))
         let fromGraphics = GridLayout(terminalColumns: 120, graphics: graphics)
-        #expect(fromGraphics.imageRows == 14)
+        // 8×16-pixel cells are twice as tall as wide: 22 columns need 11 rows.
+        #expect(fromGraphics.imageRows == 11)
     }
 
     @Test func rowCountRoundsUp() {
