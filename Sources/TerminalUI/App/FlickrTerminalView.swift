@@ -97,7 +97,8 @@ public final class FlickrTerminalView {
 
     private func updateStatus() {
         if case .loading(let query, let page) = viewModel.activity.value {
-            terminal.setStatus("loading page \(page) of \(query)…")
+            // Worded unlike a page header ("page 1 of N"), which scripts look for.
+            terminal.setStatus("loading \(query), page \(page)…")
             return
         }
         let progress = viewModel.progress.value

@@ -68,10 +68,11 @@ func sandboxConfiguration(latency: Duration = .milliseconds(40), throttleKBps: I
 
 extension PTYProcess {
     /// Waits until the app is ready for a first command: the first-launch
-    /// listing of recent photos has printed its header.
+    /// listing of recent photos has printed its header (not just the
+    /// "loading" status line).
     func waitForFirstListing() async throws {
         try await waitFor("the first-launch listing's header (\"page 1 of …\")") { bytes, screen in
-            screen.text.contains("page 1 of")
+            screen.text.contains("recent photos · page 1 of")
         }
     }
 
