@@ -263,7 +263,7 @@ public final class FlickrTerminalView {
         if !terminal.isInteractive || !graphics.showsImages {
             await waitUntilSettled(page.cells)
             guard printGeneration == generation else { return }
-            terminal.print(Self.summaryText(DownloadProgress(cells: page.cells)))
+            terminal.print(Self.statusText(DownloadProgress(cells: page.cells)))
         }
     }
 
@@ -273,10 +273,6 @@ public final class FlickrTerminalView {
         if page.restored { line += " · from last time" }
         if page.cells.isEmpty { line += " · nothing here" }
         return line
-    }
-
-    static func summaryText(_ progress: DownloadProgress) -> String {
-        statusText(progress)
     }
 
     /// The title shown in a label; the composer sanitises and cuts it.
