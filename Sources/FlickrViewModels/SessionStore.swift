@@ -67,22 +67,15 @@ public struct SessionStore: Sendable {
         }
     }
 
-    /// Writes to a temporary file beside the target, then renames it over the
-    /// target, so a crash mid-write leaves the old session intact.
+    /// Replaces the file atomically and syncs it, so a crash mid-write leaves
+    /// the old session intact.
     public func save(_ snapshot: SessionSnapshot) throws {
         var snapshot = snapshot
         snapshot.pages = Array(snapshot.pages.suffix(Self.maxPages))
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         let data = try encoder.encode(snapshot)
-        let directory = file.deletingLastPathComponent()
-        try AppPaths.ensureDirectory(directory)
-        let temporary = directory.appendingPathComponent(".\(file.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
-        try data.write(to: temporary)
-        if rename(temporary.path, file.path) != 0 {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
-        }
+        try AppPaths.ensureDirectory(file.deletingLastPathComponent())
+        try AtomicFile.write(data, to: file, durable: true)
     }
 }

@@ -1,3 +1,4 @@
+import FlickrKit
 import Foundation
 import Synchronization
 
@@ -111,17 +112,10 @@ final class ImageDiskCache: Sendable {
         guard prepareDirectory() else { return }
         let entry = CacheEntry.encode(url: url.absoluteString, data: data)
         let target = directory.appendingPathComponent(name, isDirectory: false)
-        let temporary = directory.appendingPathComponent(
-            "\(Self.temporaryPrefix)\(getpid())-\(UInt32.random(in: .min ... .max))", isDirectory: false)
-        do {
-            try entry.write(to: temporary)
-        } catch {
-            unlink(temporary.path)
-            return
-        }
         let replaced = Self.fileSize(target)
-        guard rename(temporary.path, target.path) == 0 else {
-            unlink(temporary.path)
+        do {
+            try AtomicFile.write(entry, to: target, temporaryPrefix: Self.temporaryPrefix)
+        } catch {
             return
         }
         let total = state.withLock { state -> Int? in

@@ -265,10 +265,10 @@ private final class DownloadJob: Sendable {
                 return
             case .completed(.success(let response)):
                 do {
-                    try Self.writeAtomically(response.data, to: target)
+                    try AtomicFile.write(response.data, to: target)
                     progress.record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
-                    progress.record(.failed("\(name): cannot write the file: \(error.localizedDescription)"))
+                    progress.record(.failed("\(error)"))
                 }
             case .completed(.failure(.cancelled)):
                 progress.record(.cancelled)
@@ -294,18 +294,6 @@ private final class DownloadJob: Sendable {
         return kept.isEmpty ? "unknown" : String(String.UnicodeScalarView(kept))
     }
 
-    /// Temp file beside the target, then rename: an interrupted run never
-    /// leaves a half-written image under the final name.
-    private static func writeAtomically(_ data: Data, to target: URL) throws {
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(getpid()).part", isDirectory: false)
-        try data.write(to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary.path)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: reason])
-        }
-    }
 }
 
 /// Counts outcomes and draws progress: a bar redrawn in place on a terminal,

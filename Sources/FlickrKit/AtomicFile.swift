@@ -1,0 +1,82 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a file in one step: the bytes go to a temporary file beside the
+/// target, which is then renamed over it, so a reader (or the next run, after
+/// a crash or `kill -9`) finds the old file or the new one, never a part.
+///
+/// Written with POSIX calls rather than `Data.write(to:)`, which on Linux
+/// calls `fsync` for every file: that cost about 0.1 s per 300 thumbnails, and
+/// a thumbnail does not need it (the disk cache checksums its entries and a
+/// download can be fetched again). Pass `durable: true` for the few files
+/// worth a sync, such as the saved session.
+public enum AtomicFile {
+    /// Writes `data` to `target` atomically. The temporary file is named
+    /// `{temporaryPrefix}{target name}.{pid}.{random}.part`, in the target's
+    /// folder, so whoever owns the folder can recognise and sweep leftovers.
+    public static func write(
+        _ data: Data, to target: URL, temporaryPrefix: String = ".", durable: Bool = false
+    ) throws(AtomicFileError) {
+        let folder = target.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(
+            "\(temporaryPrefix)\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).part",
+            isDirectory: false)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw AtomicFileError(target: target, errno: errno) }
+        do throws(AtomicFileError) {
+            try writeAll(data, to: descriptor, target: target)
+            if durable, fsync(descriptor) != 0 { throw AtomicFileError(target: target, errno: errno) }
+            guard close(descriptor) == 0 else {
+                throw AtomicFileError(target: target, errno: errno)
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, target.path) == 0 else {
+            let failure = AtomicFileError(target: target, errno: errno)
+            unlink(temporary.path)
+            throw failure
+        }
+    }
+
+    private static func writeAll(_ data: Data, to descriptor: Int32, target: URL) throws(AtomicFileError) {
+        let failure: Int32? = data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                guard let base = buffer.baseAddress else { return nil }
+                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw AtomicFileError(target: target, errno: failure) }
+    }
+}
+
+/// Why an atomic write failed, in words: "cannot write session.json: No space left on device".
+public struct AtomicFileError: Error, CustomStringConvertible, LocalizedError {
+    /// The file that was being replaced.
+    public let target: URL
+    /// The system's error number.
+    public let code: Int32
+
+    init(target: URL, errno code: Int32) {
+        self.target = target
+        self.code = code
+    }
+
+    public var description: String {
+        "cannot write \(target.lastPathComponent): \(String(cString: strerror(code)))"
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import FlickrKit
+
+/// `AtomicFile` on a real temporary folder.
+@Suite struct AtomicFileTests {
+    @Test func writesANewFileAndLeavesNothingElse() throws {
+        let folder = try TemporaryDirectory()
+        let target = folder.url.appendingPathComponent("a.jpg")
+        try AtomicFile.write(Data([1, 2, 3]), to: target)
+        #expect(try Data(contentsOf: target) == Data([1, 2, 3]))
+        #expect(folder.allFiles().map(\.lastPathComponent) == ["a.jpg"])
+    }
+
+    @Test func replacesAnExistingFileWhole() throws {
+        let folder = try TemporaryDirectory()
+        let target = folder.url.appendingPathComponent("session.json")
+        try AtomicFile.write(Data(repeating: 7, count: 100_000), to: target)
+        try AtomicFile.write(Data("short".utf8), to: target, durable: true)
+        #expect(try Data(contentsOf: target) == Data("short".utf8))
+        #expect(folder.allFiles().count == 1)
+    }
+
+    @Test func emptyDataMakesAnEmptyFile() throws {
+        let folder = try TemporaryDirectory()
+        let target = folder.url.appendingPathComponent("empty")
+        try AtomicFile.write(Data(), to: target)
+        #expect(try Data(contentsOf: target).isEmpty)
+    }
+
+    @Test func aMissingFolderFailsWithTheFileNameAndTheReason() throws {
+        let folder = try TemporaryDirectory()
+        let target = folder.url.appendingPathComponent("missing/a.jpg")
+        let error = try #require(throws: AtomicFileError.self) { try AtomicFile.write(Data([1]), to: target) }
+        #expect(error.description == "cannot write a.jpg: No such file or directory")
+        #expect(error.localizedDescription == error.description)
+        #expect(folder.allFiles().isEmpty)
+    }
+
+    @Test func aFailedRenameRemovesTheTemporaryFile() throws {
+        let folder = try TemporaryDirectory()
+        // A non-empty folder where the file should go: rename(2) refuses to replace it.
+        let target = try folder.subdirectory("taken")
+        try Data([0]).write(to: target.appendingPathComponent("inside"))
+        #expect(throws: AtomicFileError.self) { try AtomicFile.write(Data([1]), to: target) }
+        #expect(folder.allFiles().map(\.lastPathComponent) == ["inside"])
+    }
+}
