@@ -67,10 +67,10 @@ public enum FlickrResponseDecoder {
             return value
         }
         let json = first == "{" || first == "[" ? data : try unwrapJSONP(data)
-        do {
-            return try FlickrWireValue.parseJSON(json)
+        do throws(FlickrJSONReader.Failure) {
+            return try FlickrJSONReader.read(json)
         } catch {
-            throw .malformedResponse("the response is not valid JSON (\(jsonErrorReason(error))); it begins “\(ResponseExcerpt.make(data))”.")
+            throw .malformedResponse("the response is not valid JSON (\(error)); it begins “\(ResponseExcerpt.make(data))”.")
         }
     }
 
@@ -103,12 +103,6 @@ public enum FlickrResponseDecoder {
             throw .malformedResponse("the JSONP response does not end with “)”; it may have been cut short.")
         }
         return Data(bytes[(index + 1)..<(end - 1)])
-    }
-
-    private static func jsonErrorReason(_ error: any Error) -> String {
-        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
-        let reason = ResponseExcerpt.make(detail ?? String(describing: error), limit: 120)
-        return reason.hasSuffix(".") ? String(reason.dropLast()) : reason
     }
 
     // MARK: - Meaning

@@ -71,42 +71,6 @@ indirect enum FlickrWireValue: Sendable, Equatable {
     }
 }
 
-extension FlickrWireValue {
-    /// Parses JSON with Foundation's `JSONSerialization`, which hands back
-    /// each value with its JSON type, instead of a `Decodable` enum that has
-    /// to try every type in turn and throw on each miss.
-    static func parseJSON(_ data: Data) throws -> FlickrWireValue {
-        FlickrWireValue(jsonObject: try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
-    }
-
-    private init(jsonObject: Any) {
-        switch jsonObject {
-        case let text as String:
-            self = .string(text)
-        case let number as NSNumber:
-            // The Objective-C type code tells JSON's true/false ("c") and
-            // fractions ("d") from whole numbers.
-            switch UInt8(bitPattern: number.objCType.pointee) {
-            case UInt8(ascii: "c"): self = .bool(number.boolValue)
-            case UInt8(ascii: "d"), UInt8(ascii: "f"):
-                let value = number.doubleValue
-                if value.rounded() == value, let exact = Int(exactly: value) {
-                    self = .integer(exact)
-                } else {
-                    self = .number(value)
-                }
-            default: self = .integer(number.intValue)
-            }
-        case let values as [Any]:
-            self = .array(values.map(FlickrWireValue.init(jsonObject:)))
-        case let members as [String: Any]:
-            self = .object(members.mapValues(FlickrWireValue.init(jsonObject:)))
-        default:
-            self = .null
-        }
-    }
-}
-
 /// A short, printable slice of untrusted text for error messages: control
 /// characters and bidirectional overrides become spaces, runs of white space
 /// collapse, and long text is cut with "…".

@@ -13,6 +13,11 @@ enum RecordedResponses {
         return names.filter { $0.hasSuffix(".expected.json") }.sorted()
     }
 
+    /// File names of every recorded body, sorted.
+    static var bodyNames: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: bodies.path)) ?? []).sorted()
+    }
+
     static func body(named name: String) throws -> Data {
         try Data(contentsOf: bodies.appendingPathComponent(name))
     }
