@@ -20,35 +20,34 @@ public enum AtomicFile {
     public static func write(
         _ data: Data, to target: URL, temporaryPrefix: String = ".", durable: Bool = false
     ) throws(AtomicFileError) {
-        let folder = target.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(
-            "\(temporaryPrefix)\(target.lastPathComponent).\(getpid()).\(UInt32.random(in: .min ... .max)).part",
-            isDirectory: false)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Paths as strings: URL's path accessors cost microseconds each, and a
+        // download writes hundreds of files.
+        let targetPath = target.path
+        let nameStart = targetPath.lastIndex(of: "/").map(targetPath.index(after:)) ?? targetPath.startIndex
+        let temporaryPath = "\(targetPath[..<nameStart])\(temporaryPrefix)\(targetPath[nameStart...])"
+            + ".\(getpid()).\(UInt32.random(in: .min ... .max)).part"
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw AtomicFileError(target: target, errno: errno) }
-        do throws(AtomicFileError) {
-            try writeAll(data, to: descriptor, target: target)
-            if durable, fsync(descriptor) != 0 { throw AtomicFileError(target: target, errno: errno) }
-            guard close(descriptor) == 0 else {
-                throw AtomicFileError(target: target, errno: errno)
-            }
-        } catch {
-            close(descriptor)
-            unlink(temporary.path)
-            throw error
+        var failure = writeAll(data, to: descriptor)
+        if failure == nil, durable, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if let failure {
+            unlink(temporaryPath)
+            throw AtomicFileError(target: target, errno: failure)
         }
-        guard rename(temporary.path, target.path) == 0 else {
+        guard rename(temporaryPath, targetPath) == 0 else {
             let failure = AtomicFileError(target: target, errno: errno)
-            unlink(temporary.path)
+            unlink(temporaryPath)
             throw failure
         }
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32, target: URL) throws(AtomicFileError) {
-        let failure: Int32? = data.withUnsafeBytes { buffer in
+    /// Writes every byte, retrying short writes; the `errno` of a failure.
+    private static func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
-                guard let base = buffer.baseAddress else { return nil }
                 let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
@@ -58,7 +57,6 @@ public enum AtomicFile {
             }
             return nil
         }
-        if let failure { throw AtomicFileError(target: target, errno: failure) }
     }
 }
 

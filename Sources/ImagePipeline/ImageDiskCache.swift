@@ -43,8 +43,14 @@ final class ImageDiskCache: Sendable {
         var directoryReady = false
     }
 
+    /// `directory` as a path with a trailing slash: reads build file paths
+    /// from strings, as URL's path accessors cost microseconds each.
+    private let directoryPrefix: String
+
     init(directory: URL, sizeLimit: Int) {
         self.directory = directory
+        let path = directory.path
+        self.directoryPrefix = path.hasSuffix("/") ? path : path + "/"
         self.sizeLimit = max(0, sizeLimit)
     }
 
@@ -65,15 +71,17 @@ final class ImageDiskCache: Sendable {
     func data(for url: URL) -> Data? {
         let name = Self.fileName(for: url)
         if let pending = state.withLock({ $0.pending[name] }) { return pending }
-        let file = directory.appendingPathComponent(name, isDirectory: false)
-        guard let contents = try? Data(contentsOf: file) else { return nil }
+        let path = directoryPrefix + name
+        guard let contents = FileManager.default.contents(atPath: path) else { return nil }
         switch CacheEntry.decode(contents) {
         case .success(let entry):
             guard entry.url == url.absoluteString else { return nil }
-            Self.touch(file)
+            // Marks the entry as just used: its modification time drives
+            // trimming (access times are unreliable on noatime mounts).
+            utimensat(AT_FDCWD, path, nil, 0)
             return entry.data
         case .failure:
-            unlink(file.path)
+            unlink(path)
             return nil
         }
     }
@@ -104,7 +112,7 @@ final class ImageDiskCache: Sendable {
         let name = Self.fileName(for: url)
         state.withLock { _ = $0.pending.removeValue(forKey: name) }
         writes.async { [self] in
-            unlink(directory.appendingPathComponent(name, isDirectory: false).path)
+            unlink(directoryPrefix + name)
         }
     }
 
@@ -187,14 +195,6 @@ final class ImageDiskCache: Sendable {
     }
 
     // MARK: - File helpers
-
-    /// Marks the entry as just used (its modification time drives trimming;
-    /// access times are unreliable on `noatime`/`relatime` mounts).
-    private static func touch(_ file: URL) {
-        _ = file.withUnsafeFileSystemRepresentation { path in
-            path.map { utimensat(AT_FDCWD, $0, nil, 0) }
-        }
-    }
 
     private static func fileSize(_ file: URL) -> Int? {
         var info = stat()

@@ -248,8 +248,8 @@ private final class DownloadJob: Sendable {
     private func download(_ photo: Photo) {
         let name = Self.fileName(for: photo, size: size)
         let target = folder.appendingPathComponent(name, isDirectory: false)
-        if let attributes = try? FileManager.default.attributesOfItem(atPath: target.path),
-           (attributes[.size] as? Int ?? 0) > 0 {
+        var existing = stat()
+        if stat(target.path, &existing) == 0, existing.st_size > 0 {
             progress.record(.skipped)
             return
         }
@@ -290,8 +290,14 @@ private final class DownloadJob: Sendable {
     /// Ids and secrets come from the server: keep only characters that cannot
     /// leave the folder or confuse a shell.
     private static func safeComponent(_ text: String) -> String {
-        let kept = text.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") }
-        return kept.isEmpty ? "unknown" : String(String.UnicodeScalarView(kept))
+        let kept = text.utf8.filter { byte in
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "-"): true
+            default: false
+            }
+        }
+        return kept.isEmpty ? "unknown" : String(decoding: kept, as: UTF8.self)
     }
 
 }
