@@ -40,87 +40,84 @@ import TestSupport
         return terminal
     }
 
-    @Test func typedLineIsDeliveredOnEnter() async throws {
-        let pty = try PseudoTerminal()
+    /// Runs `body` with a terminal at its prompt on a fresh pty; afterwards
+    /// stops the terminal (a second `stop()` is harmless) and closes the pty.
+    private func withTerminal(
+        columns: Int = 80, rows: Int = 24, historyFile: URL? = nil,
+        historyFilter: (@MainActor (String) -> Bool)? = nil,
+        _ body: (PseudoTerminal, Events, ReadlineTerminal) async throws -> Void
+    ) async throws {
+        let pty = try PseudoTerminal(columns: columns, rows: rows)
         defer { pty.close() }
         let events = Events()
-        let terminal = try await start(pty, events)
+        let terminal = try await start(pty, events, historyFile: historyFile, historyFilter: historyFilter)
         defer { terminal.stop() }
-        pty.type("kittens\r")
-        #expect(await waitUntil { events.lines == ["kittens"] })
-        #expect(terminal.isInteractive)
+        try await body(pty, events, terminal)
+    }
+
+    @Test func typedLineIsDeliveredOnEnter() async throws {
+        try await withTerminal { pty, events, terminal in
+            pty.type("kittens\r")
+            #expect(await waitUntil { events.lines == ["kittens"] })
+            #expect(terminal.isInteractive)
+        }
     }
 
     @Test func unicodeInputArrivesIntact() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("日本 café 🐱\r")
-        #expect(await waitUntil { events.lines == ["日本 café 🐱"] })
+        try await withTerminal { pty, events, terminal in
+            pty.type("日本 café 🐱\r")
+            #expect(await waitUntil { events.lines == ["日本 café 🐱"] })
+        }
     }
 
     @Test func printGoesAboveAHalfTypedLineAndKeepsIt() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("hello wor")
-        try #require(await waitUntil { pty.visibleLines.last == "> hello wor" })
-        terminal.print("result one\nresult two")
-        #expect(await waitUntil { pty.visibleLines.suffix(3) == ["result one", "result two", "> hello wor"] },
-                "\(pty.visibleLines)")
-        #expect(pty.screen.cursor.column == 11)
-        pty.type("ld\r")
-        #expect(await waitUntil { events.lines == ["hello world"] })
+        try await withTerminal { pty, events, terminal in
+            pty.type("hello wor")
+            try #require(await waitUntil { pty.visibleLines.last == "> hello wor" })
+            terminal.print("result one\nresult two")
+            #expect(await waitUntil { pty.visibleLines.suffix(3) == ["result one", "result two", "> hello wor"] },
+                    "\(pty.visibleLines)")
+            #expect(pty.screen.cursor.column == 11)
+            pty.type("ld\r")
+            #expect(await waitUntil { events.lines == ["hello world"] })
+        }
     }
 
     @Test func printKeepsAWrappedHalfTypedLineWhole() async throws {
-        let pty = try PseudoTerminal(columns: 30, rows: 10)
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        let typed = String(repeating: "abcdefghij", count: 5)
-        pty.type(typed)
-        try #require(await waitUntil { pty.visibleLines.joined().hasSuffix(typed) })
-        terminal.print("row above")
-        let expected = ["row above", "> " + typed.prefix(28), String(typed.dropFirst(28))]
-        #expect(await waitUntil { Array(pty.visibleLines.suffix(3)) == expected }, "\(pty.visibleLines)")
-        #expect(!pty.screen.text.contains("row above\n> abc") || pty.screen.text.components(separatedBy: "> abc").count == 2)
-        pty.type("\r")
-        #expect(await waitUntil { events.lines == [typed] })
+        try await withTerminal(columns: 30, rows: 10) { pty, events, terminal in
+            let typed = String(repeating: "abcdefghij", count: 5)
+            pty.type(typed)
+            try #require(await waitUntil { pty.visibleLines.joined().hasSuffix(typed) })
+            terminal.print("row above")
+            let expected = ["row above", "> " + typed.prefix(28), String(typed.dropFirst(28))]
+            #expect(await waitUntil { Array(pty.visibleLines.suffix(3)) == expected }, "\(pty.visibleLines)")
+            #expect(!pty.screen.text.contains("row above\n> abc") || pty.screen.text.components(separatedBy: "> abc").count == 2)
+            pty.type("\r")
+            #expect(await waitUntil { events.lines == [typed] })
+        }
     }
 
     @Test func statusIsOneLineUpdatedInPlaceAboveThePrompt() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("abc")
-        try #require(await waitUntil { pty.visibleLines.last == "> abc" })
-        for done in 1...5 { terminal.setStatus("\(done)/30 thumbnails") }
-        #expect(await waitUntil { pty.visibleLines.suffix(2) == ["5/30 thumbnails", "> abc"] }, "\(pty.visibleLines)")
-        let text = pty.screen.text
-        #expect(text.components(separatedBy: "thumbnails").count == 2, "\(text)")
-        #expect(pty.screen.cursor.column == 5)
+        try await withTerminal { pty, events, terminal in
+            pty.type("abc")
+            try #require(await waitUntil { pty.visibleLines.last == "> abc" })
+            for done in 1...5 { terminal.setStatus("\(done)/30 thumbnails") }
+            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["5/30 thumbnails", "> abc"] }, "\(pty.visibleLines)")
+            let text = pty.screen.text
+            #expect(text.components(separatedBy: "thumbnails").count == 2, "\(text)")
+            #expect(pty.screen.cursor.column == 5)
+        }
     }
 
     @Test func promptChangesInPlaceKeepingTheTypedLine() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus("busy")
-        pty.type("abc")
-        try #require(await waitUntil { pty.visibleLines.last == "> abc" })
-        terminal.setPrompt("flickr[2]> ")
-        #expect(await waitUntil { pty.visibleLines.suffix(2) == ["busy", "flickr[2]> abc"] }, "\(pty.visibleLines)")
-        #expect(pty.screen.text.components(separatedBy: "abc").count == 2)
+        try await withTerminal { pty, events, terminal in
+            terminal.setStatus("busy")
+            pty.type("abc")
+            try #require(await waitUntil { pty.visibleLines.last == "> abc" })
+            terminal.setPrompt("flickr[2]> ")
+            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["busy", "flickr[2]> abc"] }, "\(pty.visibleLines)")
+            #expect(pty.screen.text.components(separatedBy: "abc").count == 2)
+        }
     }
 
     @Test func printBeforeRunWritesPlainly() async throws {
@@ -133,146 +130,117 @@ import TestSupport
     }
 
     @Test func statusIsCutToTheWidth() async throws {
-        let pty = try PseudoTerminal(columns: 40, rows: 10)
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus(String(repeating: "x", count: 100))
-        #expect(await waitUntil { pty.visibleLines.count >= 2 && pty.visibleLines.last == ">" })
-        let statusRow = pty.visibleLines[pty.visibleLines.count - 2]
-        #expect(statusRow == String(repeating: "x", count: 38) + "…")
+        try await withTerminal(columns: 40, rows: 10) { pty, events, terminal in
+            terminal.setStatus(String(repeating: "x", count: 100))
+            #expect(await waitUntil { pty.visibleLines.count >= 2 && pty.visibleLines.last == ">" })
+            let statusRow = pty.visibleLines[pty.visibleLines.count - 2]
+            #expect(statusRow == String(repeating: "x", count: 38) + "…")
+        }
     }
 
     @Test func statusIsSanitised() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus("ok\u{1B}[2J\nstill ok")
-        #expect(await waitUntil { pty.visibleLines.suffix(2) == ["ok still ok", ">"] }, "\(pty.visibleLines)")
+        try await withTerminal { pty, events, terminal in
+            terminal.setStatus("ok\u{1B}[2J\nstill ok")
+            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["ok still ok", ">"] }, "\(pty.visibleLines)")
+        }
     }
 
     @Test func statusStaysJustAboveThePromptAcrossPrints() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus("loading")
-        terminal.print("row 1")
-        terminal.print("row 2")
-        #expect(await waitUntil { pty.visibleLines.suffix(4) == ["row 1", "row 2", "loading", ">"] }, "\(pty.visibleLines)")
-        #expect(pty.screen.text.components(separatedBy: "loading").count == 2)
+        try await withTerminal { pty, events, terminal in
+            terminal.setStatus("loading")
+            terminal.print("row 1")
+            terminal.print("row 2")
+            #expect(await waitUntil { pty.visibleLines.suffix(4) == ["row 1", "row 2", "loading", ">"] }, "\(pty.visibleLines)")
+            #expect(pty.screen.text.components(separatedBy: "loading").count == 2)
+        }
     }
 
     @Test func removingTheStatusErasesIt() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.print("row")
-        terminal.setStatus("busy")
-        try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
-        terminal.setStatus(nil)
-        #expect(await waitUntil { pty.visibleLines.suffix(2) == ["row", ">"] }, "\(pty.visibleLines)")
-        #expect(!pty.screen.text.contains("busy"))
+        try await withTerminal { pty, events, terminal in
+            terminal.print("row")
+            terminal.setStatus("busy")
+            try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
+            terminal.setStatus(nil)
+            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["row", ">"] }, "\(pty.visibleLines)")
+            #expect(!pty.screen.text.contains("busy"))
+        }
     }
 
     @Test func acceptedLineLeavesNoStaleStatusBehind() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        events.onLine = { terminal.print("page 1 for \($0)") }
-        terminal.setStatus("busy")
-        try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
-        pty.type("kittens\r")
-        #expect(await waitUntil {
-            pty.visibleLines.suffix(4) == ["> kittens", "page 1 for kittens", "busy", ">"]
-        }, "\(pty.visibleLines)")
-        #expect(pty.screen.text.components(separatedBy: "busy").count == 2, "\(pty.screen.text)")
+        try await withTerminal { pty, events, terminal in
+            events.onLine = { terminal.print("page 1 for \($0)") }
+            terminal.setStatus("busy")
+            try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
+            pty.type("kittens\r")
+            #expect(await waitUntil {
+                pty.visibleLines.suffix(4) == ["> kittens", "page 1 for kittens", "busy", ">"]
+            }, "\(pty.visibleLines)")
+            #expect(pty.screen.text.components(separatedBy: "busy").count == 2, "\(pty.screen.text)")
+        }
     }
 
     @Test func controlDOnAnEmptyLineIsEndOfInput() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus("busy")
-        pty.type("\u{04}")
-        #expect(await waitUntil { events.eofCount == 1 })
-        #expect(await waitUntil { pty.visibleLines.last == ">" && pty.screen.cursor.row == pty.visibleLines.count })
-        #expect(!pty.screen.text.contains("busy"), "\(pty.output.debugDescription)")
+        try await withTerminal { pty, events, terminal in
+            terminal.setStatus("busy")
+            pty.type("\u{04}")
+            #expect(await waitUntil { events.eofCount == 1 })
+            #expect(await waitUntil { pty.visibleLines.last == ">" && pty.screen.cursor.row == pty.visibleLines.count })
+            #expect(!pty.screen.text.contains("busy"), "\(pty.output.debugDescription)")
+        }
     }
 
     @Test func interruptClearsTheTypedLine() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("half typed")
-        try #require(await waitUntil { pty.visibleLines.last == "> half typed" })
-        // The pty is not this process's controlling terminal, so Ctrl-C
-        // cannot raise SIGINT here; raise it directly (it is ignored and
-        // watched while the terminal runs).
-        kill(getpid(), SIGINT)
-        #expect(await waitUntil { events.interrupts == 1 })
-        #expect(await waitUntil { pty.visibleLines.last == ">" }, "\(pty.visibleLines)")
-        pty.type("new\r")
-        #expect(await waitUntil { events.lines == ["new"] })
+        try await withTerminal { pty, events, terminal in
+            pty.type("half typed")
+            try #require(await waitUntil { pty.visibleLines.last == "> half typed" })
+            // The pty is not this process's controlling terminal, so Ctrl-C
+            // cannot raise SIGINT here; raise it directly (it is ignored and
+            // watched while the terminal runs).
+            kill(getpid(), SIGINT)
+            #expect(await waitUntil { events.interrupts == 1 })
+            #expect(await waitUntil { pty.visibleLines.last == ">" }, "\(pty.visibleLines)")
+            pty.type("new\r")
+            #expect(await waitUntil { events.lines == ["new"] })
+        }
     }
 
     @Test func resizeIsReportedWithTheNewSize() async throws {
-        let pty = try PseudoTerminal(columns: 80, rows: 24)
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        #expect(terminal.size == TerminalSize(columns: 80, rows: 24))
-        pty.resize(columns: 50, rows: 20)
-        kill(getpid(), SIGWINCH)
-        #expect(await waitUntil { events.sizes == [TerminalSize(columns: 50, rows: 20)] })
-        #expect(terminal.size == TerminalSize(columns: 50, rows: 20))
-        terminal.setStatus(String(repeating: "y", count: 80))
-        #expect(await waitUntil { pty.visibleLines.suffix(2) == [String(repeating: "y", count: 48) + "…", ">"] },
-                "\(pty.visibleLines)")
+        try await withTerminal(columns: 80, rows: 24) { pty, events, terminal in
+            #expect(terminal.size == TerminalSize(columns: 80, rows: 24))
+            pty.resize(columns: 50, rows: 20)
+            kill(getpid(), SIGWINCH)
+            #expect(await waitUntil { events.sizes == [TerminalSize(columns: 50, rows: 20)] })
+            #expect(terminal.size == TerminalSize(columns: 50, rows: 20))
+            terminal.setStatus(String(repeating: "y", count: 80))
+            #expect(await waitUntil { pty.visibleLines.suffix(2) == [String(repeating: "y", count: 48) + "…", ">"] },
+                    "\(pty.visibleLines)")
+        }
     }
 
     @Test func historyIsSavedWithoutDuplicatesBlanksOrRefusedLines() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("state/flickr/history")
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events, historyFile: file, historyFilter: { !$0.contains("KEY") })
-        pty.type("kittens\rkittens\r   \rsunset\rapi KEY123\rkittens\r")
-        #expect(await waitUntil { events.lines.count == 6 })
-        terminal.stop()
-        let saved = try String(contentsOf: file, encoding: .utf8)
-        #expect(saved == "kittens\nsunset\nkittens\n")
-        let attributes = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
-        #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        try await withTerminal(historyFile: file, historyFilter: { !$0.contains("KEY") }) { pty, events, terminal in
+            pty.type("kittens\rkittens\r   \rsunset\rapi KEY123\rkittens\r")
+            #expect(await waitUntil { events.lines.count == 6 })
+            terminal.stop()
+            let saved = try String(contentsOf: file, encoding: .utf8)
+            #expect(saved == "kittens\nsunset\nkittens\n")
+            let attributes = try FileManager.default.attributesOfItem(atPath: file.deletingLastPathComponent().path)
+            #expect((attributes[.posixPermissions] as? Int) == 0o700)
+        }
     }
 
     @Test func historyFromTheLastLaunchIsRecalledWithUpArrow() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("history")
         try "first query\nsecond query\n".write(to: file, atomically: true, encoding: .utf8)
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events, historyFile: file)
-        defer { terminal.stop() }
-        pty.type("\u{1B}[A")
-        try #require(await waitUntil { pty.visibleLines.last == "> second query" }, "\(pty.visibleLines)")
-        pty.type("\u{1B}[A\r")
-        #expect(await waitUntil { events.lines == ["first query"] })
+        try await withTerminal(historyFile: file) { pty, events, terminal in
+            pty.type("\u{1B}[A")
+            try #require(await waitUntil { pty.visibleLines.last == "> second query" }, "\(pty.visibleLines)")
+            pty.type("\u{1B}[A\r")
+            #expect(await waitUntil { events.lines == ["first query"] })
+        }
     }
 
     @Test func historyKeepsOnlyTheLimitInTheFile() async throws {
@@ -291,58 +259,48 @@ import TestSupport
     }
 
     @Test func tabCompletesCommands() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("/la\t")
-        try #require(await waitUntil { pty.visibleLines.last == "> /layout" }, "\(pty.visibleLines)")
-        pty.type("l\t\r")
-        #expect(await waitUntil { events.lines.count == 1 })
-        #expect(UserCommand.parse(events.lines.first ?? "") == .layout(.list))
+        try await withTerminal { pty, events, terminal in
+            pty.type("/la\t")
+            try #require(await waitUntil { pty.visibleLines.last == "> /layout" }, "\(pty.visibleLines)")
+            pty.type("l\t\r")
+            #expect(await waitUntil { events.lines.count == 1 })
+            #expect(UserCommand.parse(events.lines.first ?? "") == .layout(.list))
+        }
     }
 
     @Test func severalMatchesAreListedAboveTheStatus() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        terminal.setStatus("busy")
-        pty.type("/r\t")
-        try #require(await waitUntil { pty.visibleLines.last == "> /re" }, "\(pty.visibleLines)")
-        // Readline lists on the next Tab that changes nothing.
-        pty.type("\t\t")
-        #expect(await waitUntil { pty.visibleLines.suffix(3) == ["/recent  /retry", "busy", "> /re"] },
-                "\(pty.visibleLines)")
-        #expect(pty.screen.text.components(separatedBy: "busy").count == 2)
+        try await withTerminal { pty, events, terminal in
+            terminal.setStatus("busy")
+            pty.type("/r\t")
+            try #require(await waitUntil { pty.visibleLines.last == "> /re" }, "\(pty.visibleLines)")
+            // Readline lists on the next Tab that changes nothing.
+            pty.type("\t\t")
+            #expect(await waitUntil { pty.visibleLines.suffix(3) == ["/recent  /retry", "busy", "> /re"] },
+                    "\(pty.visibleLines)")
+            #expect(pty.screen.text.components(separatedBy: "busy").count == 2)
+        }
     }
 
     @Test func completedLinesAreRememberedWithoutTrailingBlanks() async throws {
         let directory = try TemporaryDirectory()
         let file = directory.url.appendingPathComponent("history")
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events, historyFile: file)
-        pty.type("/la\tg\t\r")
-        #expect(await waitUntil { events.lines.count == 1 })
-        terminal.stop()
-        #expect(try String(contentsOf: file, encoding: .utf8) == "/layout grid\n")
+        try await withTerminal(historyFile: file) { pty, events, terminal in
+            pty.type("/la\tg\t\r")
+            #expect(await waitUntil { events.lines.count == 1 })
+            terminal.stop()
+            let saved = try String(contentsOf: file, encoding: .utf8)
+            #expect(saved == "/layout grid\n")
+        }
     }
 
     @Test func tabNeverCompletesFileNames() async throws {
         let directory = try TemporaryDirectory()
         try "x".write(to: directory.url.appendingPathComponent("kittens-notes.txt"), atomically: true, encoding: .utf8)
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        defer { terminal.stop() }
-        pty.type("\(directory.path)/kit\t\t\r")
-        #expect(await waitUntil { events.lines.count == 1 })
-        #expect(events.lines == ["\(directory.path)/kit"])
+        try await withTerminal { pty, events, terminal in
+            pty.type("\(directory.path)/kit\t\t\r")
+            #expect(await waitUntil { events.lines.count == 1 })
+            #expect(events.lines == ["\(directory.path)/kit"])
+        }
     }
 
     @Test func stopRestoresTerminalModesAndClearsThePrompt() async throws {
@@ -367,20 +325,18 @@ import TestSupport
     }
 
     @Test func stopFromTheLineHandlerShowsNoNewPrompt() async throws {
-        let pty = try PseudoTerminal()
-        defer { pty.close() }
-        let events = Events()
-        let terminal = try await start(pty, events)
-        events.onLine = { _ in
-            terminal.print("bye")
-            terminal.stop()
+        try await withTerminal { pty, events, terminal in
+            events.onLine = { _ in
+                terminal.print("bye")
+                terminal.stop()
+            }
+            pty.type("/quit\r")
+            #expect(await waitUntil { events.lines == ["/quit"] })
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(pty.visibleLines.suffix(2) == ["> /quit", "bye"], "\(pty.visibleLines) \(pty.output.debugDescription)")
+            terminal.print("after stop")
+            #expect(await waitUntil { pty.visibleLines.last == "after stop" })
         }
-        pty.type("/quit\r")
-        #expect(await waitUntil { events.lines == ["/quit"] })
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(pty.visibleLines.suffix(2) == ["> /quit", "bye"], "\(pty.visibleLines) \(pty.output.debugDescription)")
-        terminal.print("after stop")
-        #expect(await waitUntil { pty.visibleLines.last == "after stop" })
     }
 
     @Test func signalsAreRestoredAfterStop() async throws {
