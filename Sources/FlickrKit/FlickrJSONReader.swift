@@ -67,13 +67,8 @@ private struct Parser {
     }
 
     private mutating func object() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
-        try enterContainer()
         var members: [String: FlickrWireValue] = [:]
-        skipSpace()
-        if current == ASCII.closeBrace {
-            leaveContainer()
-            return .object(members)
-        }
+        if try enterContainer(closing: ASCII.closeBrace) { return .object(members) }
         while true {
             skipSpace()
             guard current == ASCII.quote else { throw failure(expecting: "a member name in quotes") }
@@ -83,51 +78,49 @@ private struct Parser {
             index += 1
             skipSpace()
             members[name] = try value()
-            skipSpace()
-            switch current {
-            case ASCII.comma:
-                index += 1
-            case ASCII.closeBrace:
-                leaveContainer()
-                return .object(members)
-            default:
-                throw failure(expecting: "“,” or “}” in an object")
-            }
+            if try containerEnds(at: ASCII.closeBrace, in: "an object") { return .object(members) }
         }
     }
 
     private mutating func array() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
-        try enterContainer()
         var elements: [FlickrWireValue] = []
-        skipSpace()
-        if current == ASCII.closeBracket {
-            leaveContainer()
-            return .array(elements)
-        }
+        if try enterContainer(closing: ASCII.closeBracket) { return .array(elements) }
         while true {
             skipSpace()
             elements.append(try value())
-            skipSpace()
-            switch current {
-            case ASCII.comma:
-                index += 1
-            case ASCII.closeBracket:
-                leaveContainer()
-                return .array(elements)
-            default:
-                throw failure(expecting: "“,” or “]” in a list")
-            }
+            if try containerEnds(at: ASCII.closeBracket, in: "a list") { return .array(elements) }
         }
     }
 
-    /// Steps over `{` or `[`, counting the depth.
-    private mutating func enterContainer() throws(FlickrJSONReader.Failure) {
+    /// Steps over `{` or `[`, counting the depth; true when the container is
+    /// empty, its closing bracket stepped over too.
+    private mutating func enterContainer(closing: UInt8) throws(FlickrJSONReader.Failure) -> Bool {
         depth += 1
         guard depth <= FlickrJSONReader.maximumDepth else {
             throw FlickrJSONReader.Failure(
                 description: "values nested more than \(FlickrJSONReader.maximumDepth) deep at byte \(index)")
         }
         index += 1
+        skipSpace()
+        guard current == closing else { return false }
+        leaveContainer()
+        return true
+    }
+
+    /// After a member or an element: steps over “,” (false: another one
+    /// follows) or over the closing bracket (true: the container ended).
+    private mutating func containerEnds(at closing: UInt8, in container: String) throws(FlickrJSONReader.Failure) -> Bool {
+        skipSpace()
+        switch current {
+        case ASCII.comma:
+            index += 1
+            return false
+        case closing:
+            leaveContainer()
+            return true
+        default:
+            throw failure(expecting: "“,” or “\(Character(Unicode.Scalar(closing)))” in \(container)")
+        }
     }
 
     /// Steps over `}` or `]`.
