@@ -265,7 +265,8 @@ private final class DownloadJob: Sendable {
                 return
             case .completed(.success(let response)):
                 do {
-                    try AtomicFile.write(response.data, to: target)
+                    // Readable like any downloaded file (0644 under the usual umask).
+                    try AtomicFile.write(response.data, to: target, permissions: 0o666)
                     progress.record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
                     progress.record(.failed("\(error)"))
@@ -299,7 +300,6 @@ private final class DownloadJob: Sendable {
         }
         return kept.isEmpty ? "unknown" : String(decoding: kept, as: UTF8.self)
     }
-
 }
 
 /// Counts outcomes and draws progress: a bar redrawn in place on a terminal,

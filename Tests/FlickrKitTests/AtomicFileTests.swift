@@ -22,6 +22,30 @@ import TestSupport
         #expect(folder.allFiles().count == 1)
     }
 
+    @Test func newFilesArePrivateUnlessAskedOtherwise() throws {
+        let folder = try TemporaryDirectory()
+        let privateFile = folder.url.appendingPathComponent("cache-entry")
+        let sharedFile = folder.url.appendingPathComponent("photo.jpg")
+        try AtomicFile.write(Data([1]), to: privateFile)
+        try AtomicFile.write(Data([1]), to: sharedFile, permissions: 0o666)
+        let mask = try Self.currentUmask()
+        #expect(try Self.mode(of: privateFile) == 0o600 & ~mask)
+        #expect(try Self.mode(of: sharedFile) == 0o666 & ~mask)
+    }
+
+    /// Read from /proc rather than with umask(2), which can only be read by
+    /// changing it for every test running in parallel.
+    private static func currentUmask() throws -> mode_t {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        return try #require(mode_t(line.dropFirst("Umask:".count).trimmingCharacters(in: .whitespaces), radix: 8))
+    }
+
+    private static func mode(of file: URL) throws -> mode_t {
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        return mode_t(try #require(attributes[.posixPermissions] as? Int))
+    }
+
     @Test func emptyDataMakesAnEmptyFile() throws {
         let folder = try TemporaryDirectory()
         let target = folder.url.appendingPathComponent("empty")
