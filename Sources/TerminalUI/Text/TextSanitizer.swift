@@ -17,8 +17,8 @@ public enum TextSanitizer {
         var scanner = Scanner(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var pendingSpace = false
-        while let scalar = scanner.next() {
-            switch classify(scalar) {
+        while let (scalar, action) = scanner.next() {
+            switch action {
             case .keep:
                 if pendingSpace, !output.isEmpty { output.append(" ") }
                 pendingSpace = false
@@ -27,12 +27,6 @@ public enum TextSanitizer {
                 pendingSpace = true
             case .drop:
                 break
-            case .escape:
-                scanner.skipEscape()
-            case .controlSequence:
-                scanner.skipControlSequence()
-            case .controlString:
-                scanner.skipControlString()
             }
         }
         return cut(String(output), maximumLength: maximumLength)
@@ -45,20 +39,14 @@ public enum TextSanitizer {
     public static func stripControls(_ text: String) -> String {
         var scanner = Scanner(text.unicodeScalars)
         var output = String.UnicodeScalarView()
-        while let scalar = scanner.next() {
-            switch classify(scalar) {
+        while let (scalar, action) = scanner.next() {
+            switch action {
             case .keep, .space:
                 if scalar != "\r" { output.append(scalar) }  // CR could overwrite the line
             case .lineBreak:
                 output.append("\n")
             case .drop:
                 break
-            case .escape:
-                scanner.skipEscape()
-            case .controlSequence:
-                scanner.skipControlSequence()
-            case .controlString:
-                scanner.skipControlString()
             }
         }
         return String(output)
@@ -102,19 +90,14 @@ public enum TextSanitizer {
 
     // MARK: - Classification
 
+    /// What to do with a scalar outside escape sequences.
     private enum Action {
         case keep, space, drop
-        case lineBreak        // LF, VT, FF, NEL, line and paragraph separators
-        case escape           // ESC: a 7-bit sequence follows
-        case controlSequence  // 8-bit CSI
-        case controlString    // 8-bit DCS, SOS, OSC, PM, APC: payload up to ST
+        case lineBreak  // LF, VT, FF, NEL, line and paragraph separators
     }
 
     private static func classify(_ scalar: Unicode.Scalar) -> Action {
         switch scalar.value {
-        case 0x1B: return .escape
-        case 0x9B: return .controlSequence
-        case 0x90, 0x98, 0x9D, 0x9E, 0x9F: return .controlString
         case 0x09, 0x0D: return .space
         case 0x0A, 0x0B, 0x0C, 0x85: return .lineBreak
         case 0x00..<0x20, 0x7F, 0x80..<0xA0: return .drop
@@ -148,7 +131,21 @@ public enum TextSanitizer {
             scalars = Array(view)
         }
 
-        mutating func next() -> Unicode.Scalar? {
+        /// The next scalar outside escape sequences and what to do with it;
+        /// the sequences on the way are skipped whole.
+        mutating func next() -> (scalar: Unicode.Scalar, action: Action)? {
+            while let scalar = nextScalar() {
+                switch scalar.value {
+                case 0x1B: skipEscape()  // ESC: a 7-bit sequence follows
+                case 0x9B: skipControlSequence()  // 8-bit CSI
+                case 0x90, 0x98, 0x9D, 0x9E, 0x9F: skipControlString()  // 8-bit DCS, SOS, OSC, PM, APC
+                default: return (scalar, TextSanitizer.classify(scalar))
+                }
+            }
+            return nil
+        }
+
+        private mutating func nextScalar() -> Unicode.Scalar? {
             guard index < scalars.count else { return nil }
             defer { index += 1 }
             return scalars[index]
@@ -161,7 +158,7 @@ public enum TextSanitizer {
         /// After ESC: CSI, a control string, or a short (nF / Fp / Fe / Fs)
         /// escape. A lone ESC at the end, or before a non-ASCII scalar, is
         /// simply dropped.
-        mutating func skipEscape() {
+        private mutating func skipEscape() {
             guard let introducer = peek() else { return }
             switch introducer {
             case "[":
@@ -184,7 +181,7 @@ public enum TextSanitizer {
         /// CSI parameters (0x30–0x3F), intermediates (0x20–0x2F), final
         /// (0x40–0x7E). Anything else ends the sequence without being eaten,
         /// which is what terminals do with a malformed CSI.
-        mutating func skipControlSequence() {
+        private mutating func skipControlSequence() {
             while let scalar = peek() {
                 switch scalar.value {
                 case 0x20...0x3F:
@@ -201,8 +198,8 @@ public enum TextSanitizer {
         /// OSC / DCS / SOS / PM / APC payload up to a string terminator: BEL,
         /// ESC \ or 8-bit ST. Without a terminator everything to the end is
         /// payload (a terminal would swallow it too).
-        mutating func skipControlString() {
-            while let scalar = next() {
+        private mutating func skipControlString() {
+            while let scalar = nextScalar() {
                 switch scalar.value {
                 case 0x07, 0x9C:
                     return
