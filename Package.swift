@@ -75,7 +75,7 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "FlickrViewModelsTests", dependencies: ["FlickrViewModels", "TestSupport"],
                     swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport"],
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", "Sandbox"],
                     swiftSettings: strict),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "TestSupport"],
                     swiftSettings: strict),

@@ -1,12 +1,12 @@
 /// SplitMix64: tiny, fast and fully deterministic across platforms, which is
 /// what a reproducible catalog needs (the standard library's generator is not
 /// seedable).
-struct SplitMix64: RandomNumberGenerator {
+public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,14 +15,14 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in `0..<bound` (bound > 0); the tiny modulo bias is irrelevant here.
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     /// Uniform in `0..<1`.
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 
-    mutating func chance(_ probability: Double) -> Bool { unit() < probability }
+    public mutating func chance(_ probability: Double) -> Bool { unit() < probability }
 
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 }
 
 /// Stable 64-bit hashing (FNV-1a then a SplitMix finaliser); Swift's `Hasher`

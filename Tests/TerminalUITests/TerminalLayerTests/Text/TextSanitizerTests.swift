@@ -1,3 +1,4 @@
+import Sandbox
 import Testing
 @testable import TerminalUI
 
@@ -130,10 +131,10 @@ import Testing
             "\u{202E}", "\u{2066}", "\r", "\n", "\u{08}", "\u{7F}", "\u{85}", "日", "e\u{301}", "👍🏽", "a", " ",
             "\u{18}", "\u{00}", "(", "0", "\u{200F}",
         ]
-        var generator = SplitMix(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<2000 {
-            let length = Int(generator.next() % 24)
-            let text = (0..<length).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined()
+            let length = generator.below(24)
+            let text = (0..<length).map { _ in generator.pick(pieces) }.joined()
             let result = TextSanitizer.sanitize(text)
             #expect(!result.unicodeScalars.contains(where: Self.isForbidden), "\(text.debugDescription) → \(result.debugDescription)")
             #expect(!result.hasPrefix(" ") && !result.hasSuffix(" ") && !result.contains("  "))
@@ -150,18 +151,5 @@ import Testing
         case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
         default: return false
         }
-    }
-}
-
-/// A small deterministic generator so the mixing test is reproducible.
-private struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
