@@ -15,43 +15,32 @@ import Testing
         }
     }
 
-    @Test func linesArriveInOrderThenEndOfInputOnce() async {
-        let input = PipePair()
+    /// Runs a terminal on a pipe that carries `input` and then closes, and
+    /// returns what the handlers saw once end of input arrived.
+    private func events(reading input: [UInt8], prompt: String = "") async -> [String] {
+        let pipe = PipePair()
         let output = PipePair()
-        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        let terminal = PlainTerminal(input: pipe.readEnd, output: output.writeEnd)
+        defer { terminal.stop() }
         let recorder = Recorder()
-        terminal.run(prompt: "> ", handlers: recorder.handlers)
-        input.write("kittens\n\n/open 2\nred car\n")
-        input.closeWriteEnd()
+        terminal.run(prompt: prompt, handlers: recorder.handlers)
+        pipe.write(bytes: input)
+        pipe.closeWriteEnd()
         #expect(await waitUntil { recorder.events.last == "eof" })
-        #expect(recorder.events == ["line:kittens", "line:", "line:/open 2", "line:red car", "eof"])
-        terminal.stop()
+        return recorder.events
+    }
+
+    @Test func linesArriveInOrderThenEndOfInputOnce() async {
+        let events = await events(reading: Array("kittens\n\n/open 2\nred car\n".utf8), prompt: "> ")
+        #expect(events == ["line:kittens", "line:", "line:/open 2", "line:red car", "eof"])
     }
 
     @Test func crlfIsRemovedAndAnUnterminatedLastLineIsDelivered() async {
-        let input = PipePair()
-        let output = PipePair()
-        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
-        let recorder = Recorder()
-        terminal.run(prompt: "", handlers: recorder.handlers)
-        input.write("one\r\ntwo")
-        input.closeWriteEnd()
-        #expect(await waitUntil { recorder.events.last == "eof" })
-        #expect(recorder.events == ["line:one", "line:two", "eof"])
-        terminal.stop()
+        #expect(await events(reading: Array("one\r\ntwo".utf8)) == ["line:one", "line:two", "eof"])
     }
 
     @Test func invalidUTF8IsRepairedNotDropped() async {
-        let input = PipePair()
-        let output = PipePair()
-        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
-        let recorder = Recorder()
-        terminal.run(prompt: "", handlers: recorder.handlers)
-        input.write(bytes: [0x63, 0xFF, 0x61, 0x74, 0x0A])
-        input.closeWriteEnd()
-        #expect(await waitUntil { recorder.events.last == "eof" })
-        #expect(recorder.events == ["line:c\u{FFFD}at", "eof"])
-        terminal.stop()
+        #expect(await events(reading: [0x63, 0xFF, 0x61, 0x74, 0x0A]) == ["line:c\u{FFFD}at", "eof"])
     }
 
     @Test func pausedInputKeepsLinesUntilResumed() async {
