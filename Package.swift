@@ -29,6 +29,7 @@ let package = Package(
         .target(name: "CPty"),
 
         // Layers, bottom up.
+        .target(name: "Platform", swiftSettings: strict),
         .target(name: "Binding", swiftSettings: strict),
         .target(name: "FlickrKit", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -43,9 +44,12 @@ let package = Package(
         ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
             "Binding", "FlickrKit", "ImagePipeline",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The view: view models and bindings only, never FlickrKit or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "CReadline", "CChafa", "CTurboJPEG",
+            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
             "CTurboJPEG",
@@ -55,7 +59,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "flickr", dependencies: [
-            "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox",
+            "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
 

@@ -1,7 +1,8 @@
-/// A value that tells its observers when it changes.
+/// A value that tells its observers when it changes, read-only to them.
 ///
-/// The binding layer between view models and views: a view model exposes
-/// `Observable`s, the view subscribes with `observe` and keeps the returned
+/// The binding layer between view models and views: a view model owns a
+/// `MutableObservable` and exposes it as an `Observable`, so only the owner can
+/// set the value. The view subscribes with `observe` and keeps the returned
 /// `ObservationToken` for as long as it wants updates. Cancelling or releasing
 /// the token ends the observation; no observer is called after that.
 ///
@@ -10,7 +11,7 @@
 /// the order they subscribed. A token holds the `Observable` weakly, so a view
 /// that observes a view model cannot keep it alive through its tokens.
 @MainActor
-public final class Observable<Value> {
+public class Observable<Value> {
     public typealias Observer = @MainActor (Value) -> Void
 
     private var observers: [(id: UInt64, observer: Observer)] = []
@@ -19,10 +20,13 @@ public final class Observable<Value> {
     /// What a derived observable (see `map`, `combine`) must keep alive.
     fileprivate var retained: [AnyObject] = []
 
-    /// The current value. Setting it notifies every observer.
-    public var value: Value {
+    /// The current value.
+    public var value: Value { stored }
+
+    /// Setting it notifies every observer (unless it is a duplicate).
+    fileprivate var stored: Value {
         didSet {
-            if let isDuplicate, isDuplicate(oldValue, value) { return }
+            if let isDuplicate, isDuplicate(oldValue, stored) { return }
             notify()
         }
     }
@@ -32,8 +36,8 @@ public final class Observable<Value> {
         self.init(value: value, isDuplicate: nil)
     }
 
-    private init(value: Value, isDuplicate: ((Value, Value) -> Bool)?) {
-        self.value = value
+    fileprivate init(value: Value, isDuplicate: ((Value, Value) -> Bool)?) {
+        self.stored = value
         self.isDuplicate = isDuplicate
     }
 
@@ -91,7 +95,7 @@ extension Observable {
         let mapped = Observable<Mapped>(transform(value))
         mapped.retained = [
             self,
-            observeChanges { [weak mapped] value in mapped?.value = transform(value) },
+            observeChanges { [weak mapped] value in mapped?.stored = transform(value) },
         ]
         return mapped
     }
@@ -103,13 +107,24 @@ extension Observable {
             self, other,
             observeChanges { [weak combined, weak other] value in
                 guard let combined, let other else { return }
-                combined.value = (value, other.value)
+                combined.stored = (value, other.value)
             },
             other.observeChanges { [weak combined, weak self] otherValue in
                 guard let combined, let self else { return }
-                combined.value = (self.value, otherValue)
+                combined.stored = (self.value, otherValue)
             },
         ]
         return combined
+    }
+}
+
+/// The owner's side of an `Observable`: the only one that can set the value.
+/// A view model keeps it private and publishes it typed as `Observable`.
+@MainActor
+public final class MutableObservable<Value>: Observable<Value> {
+    /// The current value. Setting it notifies every observer.
+    public override var value: Value {
+        get { stored }
+        set { stored = newValue }
     }
 }

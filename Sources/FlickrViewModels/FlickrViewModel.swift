@@ -1,46 +1,7 @@
 import Binding
-import Dispatch
 import FlickrKit
 import Foundation
 import ImagePipeline
-
-/// What the results are of.
-public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
-    case search(String)
-    case recent
-
-    public var description: String {
-        switch self {
-        case .search(let text): "“\(text)”"
-        case .recent: "recent photos"
-        }
-    }
-}
-
-/// One loaded page of results, as the view shows it.
-public struct ResultPage {
-    public let number: Int
-    /// Pages the service reports for the query, and the last one it will serve.
-    public let pages: Int
-    public let lastServedPage: Int
-    public let total: Int
-    public let cells: [ImageModel]
-    /// Shown from the saved session rather than fetched in this run.
-    public let restored: Bool
-}
-
-/// A line for the person: what happened that is not a page of results.
-public enum Notice: Sendable, Equatable {
-    case info(String)
-    case warning(String)
-    case error(String)
-}
-
-/// Whether a page request is under way.
-public enum Activity: Sendable, Equatable {
-    case idle
-    case loading(ResultQuery, page: Int)
-}
 
 /// The screen's state and commands: a query, its loaded pages, and one
 /// `ImageModel` per result.
@@ -48,39 +9,40 @@ public enum Activity: Sendable, Equatable {
 /// Pages are appended as they arrive (endless scrolling). Only the newest
 /// page's thumbnails download at high priority; once they are in, the next
 /// page is fetched ahead at low priority so Enter shows it at once. A new
-/// query, or `cancel()`, stops everything pending.
+/// query, or `cancel()`, stops everything pending. Views read the published
+/// observables; only this model sets them.
 @MainActor
 public final class FlickrViewModel {
-    public let query = Observable<ResultQuery?>(nil)
+    private let querySource = MutableObservable<ResultQuery?>(nil)
+    private let pagesSource = MutableObservable<[ResultPage]>([])
+    private let activitySource = MutableObservable(distinct: Activity.idle)
+    private let noticeSource = MutableObservable<Notice?>(nil)
+    private let progressSource = MutableObservable(distinct: DownloadProgress())
+
+    public var query: Observable<ResultQuery?> { querySource }
     /// Loaded pages of the current query; replaced by a new query, appended to by paging.
-    public let pages = Observable<[ResultPage]>([])
-    public let activity = Observable(distinct: Activity.idle)
+    public var pages: Observable<[ResultPage]> { pagesSource }
+    public var activity: Observable<Activity> { activitySource }
     /// Every assignment is a new message, even when it repeats the last one.
-    public let notice = Observable<Notice?>(nil)
+    public var notice: Observable<Notice?> { noticeSource }
     /// Downloads of the newest page.
-    public let progress = Observable(distinct: DownloadProgress())
+    public var progress: Observable<DownloadProgress> { progressSource }
 
-    public let provider: any PhotoProvider
-    public let pipeline: ImageDownloadManager
-    public let perPage: Int
-    public let thumbnailSize: PhotoSize
+    /// The service's name for headers and banners ("Flickr", "sandbox").
+    public var providerName: String { provider.displayName }
 
-    private let sessionStore: SessionStore?
-    private let saveQueue = DispatchQueue(label: "flickr.session-save")
+    let provider: any PhotoProvider
+    let perPage: Int
+    private let factory: ImageModelFactory
+    private let prefetcher = PagePrefetcher()
+    private var session: SessionPersistence?
     private var pageTask: Task<Void, Never>?
-    private var preheat: Preheat?
+    /// The page whose request failed last, for `/retry`.
+    private var failedPage: Int?
     private var detail: ImageModel?
     /// Bumped by every new query and cancel; late results of an older one are dropped.
     private var generation = 0
     private var cellTokens: [ObservationToken] = []
-
-    /// The next page, fetched ahead of time with its thumbnails at low priority.
-    private struct Preheat {
-        let number: Int
-        let task: Task<Void, Never>
-        var page: PhotoPage?
-        var cells: [ImageModel] = []
-    }
 
     public init(
         provider: any PhotoProvider,
@@ -90,10 +52,14 @@ public final class FlickrViewModel {
         sessionStore: SessionStore? = nil
     ) {
         self.provider = provider
-        self.pipeline = pipeline
         self.perPage = perPage
-        self.thumbnailSize = thumbnailSize
-        self.sessionStore = sessionStore
+        self.factory = ImageModelFactory(provider: provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        // Set last: the failure report needs `self`.
+        if let sessionStore {
+            session = SessionPersistence(store: sessionStore, providerName: provider.displayName) { [weak self] message in
+                self?.noticeSource.value = .warning(message)
+            }
+        }
     }
 
     // MARK: - State
@@ -109,12 +75,12 @@ public final class FlickrViewModel {
 
     /// A page request or downloads are under way (what Ctrl-C would cancel).
     public var hasPendingWork: Bool {
-        if activity.value != .idle || preheat != nil { return true }
+        if activity.value != .idle || prefetcher.isActive { return true }
         if detail?.state.value.isPending == true { return true }
         return cells.contains { $0.state.value.isPending }
     }
 
-    public func statistics() -> ImagePipelineStatistics { pipeline.statistics() }
+    public func statistics() -> DownloadStatistics { factory.statistics() }
 
     // MARK: - Commands
 
@@ -122,7 +88,7 @@ public final class FlickrViewModel {
     public func search(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else {
-            notice.value = .warning("Type some words to search for.")
+            noticeSource.value = .warning("Type some words to search for.")
             return
         }
         start(.search(trimmed))
@@ -135,90 +101,93 @@ public final class FlickrViewModel {
 
     /// Loads the page after the last one shown.
     public func nextPage() {
-        guard query.value != nil, let last = pages.value.last else {
-            notice.value = .info("Type a query to search, or /recent for recent photos.")
+        if case .loading(_, let page) = activity.value {
+            noticeSource.value = .info("Still loading page \(page)…")
             return
         }
-        if case .loading(_, let page) = activity.value {
-            notice.value = .info("Still loading page \(page)…")
+        guard query.value != nil, let last = pages.value.last else {
+            noticeSource.value = .info("Type a query to search, or /recent for recent photos.")
             return
         }
         guard hasMore else {
-            notice.value = .info(noMoreMessage(for: last))
+            noticeSource.value = .info(noMoreMessage(for: last))
             return
         }
         requestPage(last.number + 1)
     }
 
-    /// Cancels the page request, the downloads still pending and the preheated
-    /// next page. Returns how many downloads were cancelled.
+    /// Cancels the page request, the downloads still pending and the
+    /// prefetched next page. Returns how many downloads were cancelled.
     @discardableResult
     public func cancel() -> Int {
         let hadPageRequest = activity.value != .idle
         generation += 1
         pageTask?.cancel()
         pageTask = nil
-        stopAllDownloads()
-        var count = 0
-        for cell in cells where cell.cancel() { count += 1 }
-        if detail?.cancel() == true { count += 1 }
-        dropPreheat()
-        activity.value = .idle
+        let count = factory.reset(cells + (detail.map { [$0] } ?? []))
+        prefetcher.drop()
+        activitySource.value = .idle
         if count == 0 && !hadPageRequest {
-            notice.value = .info("Nothing to cancel.")
+            noticeSource.value = .info("Nothing to cancel.")
         } else {
             let downloads = count == 1 ? "1 download" : "\(count) downloads"
-            notice.value = .info(hadPageRequest ? "Cancelled the page request and \(downloads)." : "Cancelled \(downloads).")
+            noticeSource.value = .info(hadPageRequest ? "Cancelled the page request and \(downloads)." : "Cancelled \(downloads).")
         }
         return count
     }
 
-    /// Tries failed and cancelled thumbnails again. Returns how many restarted.
+    /// Loads a page whose request failed again, and tries failed and
+    /// cancelled thumbnails again. Returns the cells that restarted.
     @discardableResult
-    public func retry() -> Int {
-        var count = 0
-        for cell in cells where cell.retry() { count += 1 }
-        notice.value = .info(count == 0 ? "Nothing to retry." : "Retrying \(count) thumbnail\(count == 1 ? "" : "s").")
-        return count
+    public func retry() -> [ImageModel] {
+        let restarted = cells.filter { $0.retry() }
+        if let failedPage, activity.value == .idle {
+            self.failedPage = nil
+            noticeSource.value = .info("Loading page \(failedPage) again…")
+            requestPage(failedPage)
+        } else if restarted.isEmpty {
+            noticeSource.value = .info("Nothing to retry.")
+        }
+        if !restarted.isEmpty {
+            noticeSource.value = .info("Retrying \(restarted.count) thumbnail\(restarted.count == 1 ? "" : "s").")
+        }
+        return restarted
     }
 
     /// The photo with result number `number`, with its large image loading.
     public func open(_ number: Int) -> PhotoDetail? {
         let all = cells
         guard let cell = all.first(where: { $0.number == number }) else {
-            notice.value = .error(all.isEmpty
-                ? "No results yet: search first, then /open a result number."
-                : "No result \(number): results 1–\(all.count) are loaded.")
+            if case .loading(_, let page) = activity.value, all.isEmpty {
+                noticeSource.value = .info("Page \(page) is still loading; /open a result once it is shown.")
+            } else {
+                noticeSource.value = .error(all.isEmpty
+                    ? "No results yet: search first, then /open a result number."
+                    : "No result \(number): results 1–\(all.count) are loaded.")
+            }
             return nil
         }
-        let photo = cell.photo
-        let size = photo.detailSize
-        let model = ImageModel(
-            number: number, photo: photo, url: provider.imageURL(for: photo, size: size), pipeline: pipeline)
+        let (model, size) = factory.detail(of: cell)
         detail?.cancel()
         detail = model
         model.load(priority: .high)
-        return PhotoDetail(model: model, size: size, pageURL: provider.photoPageURL(for: photo))
+        return PhotoDetail(model: model, size: size, pageURL: provider.photoPageURL(for: cell.photo))
     }
 
     /// Shows the session saved by the last run, if any. Returns whether it did.
     @discardableResult
     public func restoreSession() -> Bool {
-        guard let sessionStore else { return false }
-        switch sessionStore.load() {
+        switch session?.restore() {
         case .failure(let error):
-            notice.value = .warning(error.description)
+            noticeSource.value = .warning(error.description)
             return false
-        case .success(nil):
-            return false
-        case .success(let snapshot?):
-            guard snapshot.provider == provider.displayName, !snapshot.pages.isEmpty else { return false }
+        case .success(let saved?):
             generation += 1
-            query.value = snapshot.query
-            for page in snapshot.pages {
-                publish(rebased(page, savedBy: snapshot.provider), cells: nil, restored: true)
-            }
+            querySource.value = saved.query
+            for page in saved.pages { publish(page, cells: nil, restored: true) }
             return true
+        case .success(nil), nil:
+            return false
         }
     }
 
@@ -227,11 +196,9 @@ public final class FlickrViewModel {
         saveSession()
         generation += 1
         pageTask?.cancel()
-        stopAllDownloads()
-        dropPreheat()
-        for cell in cells { cell.cancel() }
-        detail?.cancel()
-        saveQueue.sync {}
+        prefetcher.drop()
+        factory.reset(cells + (detail.map { [$0] } ?? []))
+        session?.flush()
     }
 
     // MARK: - Paging
@@ -240,84 +207,73 @@ public final class FlickrViewModel {
         generation += 1
         pageTask?.cancel()
         pageTask = nil
-        stopAllDownloads()
-        dropPreheat()
-        for cell in cells { cell.cancel() }
+        failedPage = nil
+        prefetcher.drop()
+        factory.reset(cells)
         cellTokens.removeAll()
-        progress.value = DownloadProgress()
-        activity.value = .idle
-        query.value = newQuery
-        pages.value = []
+        progressSource.value = DownloadProgress()
+        activitySource.value = .idle
+        querySource.value = newQuery
+        pagesSource.value = []
         requestPage(1)
+    }
+
+    /// How a requested page arrived.
+    private enum Arrival {
+        case fetched(PhotoPage)
+        case prefetched(PagePrefetcher.Prefetched)
+        case failed(any Error)
     }
 
     private func requestPage(_ number: Int) {
         guard let query = query.value else { return }
-        let expected = generation
-        activity.value = .loading(query, page: number)
-
-        if let preheat, preheat.number == number {
-            self.preheat = nil
-            if let page = preheat.page {
-                finishPage(.success(page), preheatedCells: preheat.cells)
-            } else {
-                // Still fetching: wait for it rather than asking twice.
-                pageTask = Task { [weak self] in
-                    await preheat.task.value
-                    guard let self, self.generation == expected else { return }
-                    self.finishPage(.success(nil), preheatedCells: nil)
-                }
-                self.preheat = preheat
-            }
+        if let prefetched = prefetcher.takeIfReady(number) {
+            // Shown at once, from memory.
+            publish(prefetched.page, cells: prefetched.cells, restored: false)
             return
         }
-
+        let expected = generation
+        activitySource.value = .loading(query, page: number)
         let provider = self.provider
         let perPage = self.perPage
         pageTask = Task { [weak self] in
-            let result: Result<PhotoPage?, any Error>
-            do {
-                result = .success(try await Self.fetch(query, page: number, perPage: perPage, from: provider))
-            } catch {
-                result = .failure(error)
+            guard let prefetcher = self?.prefetcher else { return }
+            let arrival: Arrival
+            if let prefetched = await prefetcher.take(number) {
+                arrival = .prefetched(prefetched)
+            } else {
+                do {
+                    arrival = .fetched(try await Self.fetch(query, page: number, perPage: perPage, from: provider))
+                } catch {
+                    arrival = .failed(error)
+                }
             }
             guard let self, self.generation == expected else { return }
-            self.finishPage(result, preheatedCells: nil)
+            self.finish(arrival, page: number)
         }
     }
 
     /// Ends a page request: publishes the page, or reports why it failed.
-    /// `.success(nil)` means "take it from the preheat that just completed".
-    private func finishPage(_ result: Result<PhotoPage?, any Error>, preheatedCells: [ImageModel]?) {
+    private func finish(_ arrival: Arrival, page number: Int) {
         pageTask = nil
-        activity.value = .idle
-        switch result {
-        case .success(let page?):
-            publish(page, cells: preheatedCells, restored: false)
-        case .success(nil):
-            let preheat = self.preheat
-            self.preheat = nil
-            if let preheat, let page = preheat.page {
-                publish(page, cells: preheat.cells, restored: false)
-            } else {
-                notice.value = .error("Could not load the next page.")
-            }
-        case .failure(let error):
+        activitySource.value = .idle
+        switch arrival {
+        case .fetched(let page):
+            publish(page, cells: nil, restored: false)
+        case .prefetched(let prefetched):
+            publish(prefetched.page, cells: prefetched.cells, restored: false)
+        case .failed(let error):
             if error is CancellationError { return }
-            notice.value = .error(Self.message(for: error))
+            failedPage = number
+            noticeSource.value = .error(userMessage(for: error) + " /retry loads page \(number) again.")
         }
     }
 
-    private func publish(_ page: PhotoPage, cells preheated: [ImageModel]?, restored: Bool) {
+    private func publish(_ page: PhotoPage, cells prefetched: [ImageModel]?, restored: Bool) {
         for previous in cells where previous.state.value.isPending {
             previous.setPriority(.low)
         }
-        let first = cells.count + 1
-        let newCells = preheated ?? page.photos.enumerated().map { offset, photo in
-            ImageModel(
-                number: first + offset, photo: photo,
-                url: provider.imageURL(for: photo, size: thumbnailSize), pipeline: pipeline)
-        }
+        let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: cells.count + 1)
         let result = ResultPage(
             number: page.page, pages: page.pages,
             lastServedPage: provider.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1)),
@@ -327,12 +283,12 @@ public final class FlickrViewModel {
         for cell in newCells {
             cell.state.observeChanges { [weak self] _ in self?.cellsChanged() }.store(in: &cellTokens)
         }
-        pages.value.append(result)
-        progress.value = DownloadProgress(cells: newCells)
+        pagesSource.value.append(result)
+        progressSource.value = DownloadProgress(cells: newCells)
         for cell in newCells { cell.load(priority: .high) }
 
         if page.photos.isEmpty && page.page == 1 {
-            notice.value = .info("No photos match \(query.value?.description ?? "that").")
+            noticeSource.value = .info("No photos match \(query.value?.description ?? "that").")
         }
         if !restored { saveSession() }
         cellsChanged()
@@ -340,52 +296,26 @@ public final class FlickrViewModel {
 
     private func cellsChanged() {
         guard let newest = pages.value.last else { return }
-        progress.value = DownloadProgress(cells: newest.cells)
+        progressSource.value = DownloadProgress(cells: newest.cells)
         // A page whose downloads were cancelled was abandoned: nothing to read ahead for.
-        if progress.value.isComplete && progress.value.cancelled == 0 { preheatNextPage() }
+        if progress.value.isComplete && progress.value.cancelled == 0 { prefetchNextPage() }
     }
 
     /// Fetches the next page's metadata and thumbnails at low priority.
-    private func preheatNextPage() {
-        guard preheat == nil, activity.value == .idle, hasMore,
+    private func prefetchNextPage() {
+        guard !prefetcher.isActive, activity.value == .idle, hasMore,
               let query = query.value, let last = pages.value.last
         else { return }
-        let number = last.number + 1
-        let expected = generation
         let provider = self.provider
         let perPage = self.perPage
-        let task = Task { [weak self] in
-            let page = try? await Self.fetch(query, page: number, perPage: perPage, from: provider)
-            guard let self, self.generation == expected, var preheat = self.preheat, preheat.number == number else { return }
-            guard let page else {
-                self.preheat = nil
-                return
-            }
-            let first = self.cells.count + 1
-            preheat.page = page
-            preheat.cells = page.photos.enumerated().map { offset, photo in
-                ImageModel(
-                    number: first + offset, photo: photo,
-                    url: provider.imageURL(for: photo, size: self.thumbnailSize), pipeline: self.pipeline)
-            }
-            self.preheat = preheat
-            for cell in preheat.cells { cell.load(priority: .low) }
-        }
-        preheat = Preheat(number: number, task: task)
-    }
-
-    /// Cancels every transfer in one step, before cells are marked cancelled:
-    /// cancelling cell by cell would free download slots that the pipeline
-    /// refills from its queue, starting requests that are cancelled at once.
-    private func stopAllDownloads() {
-        pipeline.cancelAll()
-    }
-
-    private func dropPreheat() {
-        guard let preheat else { return }
-        preheat.task.cancel()
-        for cell in preheat.cells { cell.cancel() }
-        self.preheat = nil
+        let number = last.number + 1
+        prefetcher.start(
+            number: number,
+            fetch: { try await Self.fetch(query, page: number, perPage: perPage, from: provider) },
+            makeCells: { [weak self] page in
+                guard let self else { return [] }
+                return self.factory.cells(for: page.photos, startingAt: self.cells.count + 1)
+            })
     }
 
     private nonisolated static func fetch(
@@ -404,53 +334,8 @@ public final class FlickrViewModel {
         return "No more results."
     }
 
-    // MARK: - Persistence
-
     private func saveSession() {
-        guard let sessionStore, let query = query.value else { return }
-        let loaded = pages.value.filter { !$0.cells.isEmpty }
-        guard !loaded.isEmpty else { return }
-        let snapshot = SessionSnapshot(
-            provider: provider.displayName, query: query,
-            pages: loaded.map { page in
-                PhotoPage(
-                    page: page.number, pages: page.pages, perPage: perPage, total: page.total,
-                    photos: page.cells.map(\.photo))
-            })
-        saveQueue.async {
-            try? sessionStore.save(snapshot)
-        }
-    }
-
-    /// The embedded sandbox listens on a new port each run, so image URLs it
-    /// handed out last time are rebuilt from the photo ids against this run's server.
-    private func rebased(_ page: PhotoPage, savedBy provider: String) -> PhotoPage {
-        guard provider == "sandbox" else { return page }
-        var page = page
-        for index in page.photos.indices { page.photos[index].images = [:] }
-        return page
-    }
-
-    static func message(for error: any Error) -> String {
-        switch error {
-        case let error as FlickrError: error.description
-        case let error as NetworkError: error.description
-        default: "Request failed: \(error)"
-        }
-    }
-}
-
-/// The photo `/open` shows: its large image and the facts printed beside it.
-@MainActor
-public struct PhotoDetail {
-    public let model: ImageModel
-    public let size: PhotoSize
-    public let pageURL: URL?
-
-    public var photo: Photo { model.photo }
-    /// Pixel dimensions of the shown size, when the service told them.
-    public var dimensions: (width: Int, height: Int)? {
-        guard let image = photo.images[size], let width = image.width, let height = image.height else { return nil }
-        return (width, height)
+        guard let query = query.value else { return }
+        session?.save(query, pages: pages.value, perPage: perPage)
     }
 }

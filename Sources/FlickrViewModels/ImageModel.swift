@@ -9,7 +9,7 @@ public enum ImageState: Sendable {
     case idle
     case queued
     case loading(received: Int, expected: Int?)
-    case loaded(ImageResponse)
+    case loaded(LoadedImage)
     case failed(String)
     case cancelled
 
@@ -30,7 +30,8 @@ public enum ImageState: Sendable {
     }
 }
 
-/// One result cell: a photo and the state of its image download.
+/// One result cell: what the view shows of a photo, and the state of its
+/// image download. Only this model changes its state; the view reads it.
 ///
 /// The state machine is `idle → queued → loading → loaded | failed | cancelled`;
 /// `retry()` takes a failed or cancelled cell back to `queued`. Events from a
@@ -40,11 +41,25 @@ public enum ImageState: Sendable {
 public final class ImageModel {
     /// The result number, 1-based over the session's results.
     public let number: Int
-    public let photo: Photo
+    let photo: Photo
     /// The image this cell shows (a thumbnail in the grid, a large image in detail).
-    public let url: URL?
-    public let state = Observable<ImageState>(.idle)
-    public private(set) var priority: DownloadPriority = .normal
+    let url: URL?
+    private let stateSource = MutableObservable<ImageState>(.idle)
+    public var state: Observable<ImageState> { stateSource }
+    private(set) var priority: DownloadPriority = .normal
+
+    /// The photo's title as the service sent it (may be empty, may hold any
+    /// Unicode: the view sanitises it).
+    public var title: String { photo.title }
+    /// The owner's name when the service gave one, else their id.
+    public var owner: String { photo.ownerName ?? photo.owner }
+    public var ownerID: String { photo.owner }
+    /// The service's id of the photo.
+    public var photoID: String { photo.id }
+    public var dateTaken: String? { photo.dateTaken }
+    /// Width over height of the photo, when the service said; the view
+    /// reserves the cell's space from it before the bytes arrive.
+    public var aspectRatio: Double? { photo.knownAspectRatio }
 
     private let pipeline: ImageDownloadManager
     private var request: ImageRequest?
@@ -71,16 +86,16 @@ public final class ImageModel {
             break
         }
         guard let url else {
-            state.value = .failed("no image URL for this photo")
+            stateSource.value = .failed("no image URL for this photo")
             return
         }
         if let cached = pipeline.cachedImage(for: url) {
-            state.value = .loaded(cached)
+            stateSource.value = .loaded(LoadedImage(cached))
             return
         }
         generation += 1
         let expected = generation
-        state.value = .queued
+        stateSource.value = .queued
         request = pipeline.load(url, priority: priority) { [weak self] event in
             // The main queue keeps events in order (progress before completion).
             DispatchQueue.main.async {
@@ -102,7 +117,7 @@ public final class ImageModel {
         request?.cancel()
         request = nil
         generation += 1
-        state.value = .cancelled
+        stateSource.value = .cancelled
         return true
     }
 
@@ -111,7 +126,7 @@ public final class ImageModel {
     public func retry(priority: DownloadPriority = .high) -> Bool {
         switch state.value {
         case .failed, .cancelled:
-            state.value = .idle
+            stateSource.value = .idle
             load(priority: priority)
             return true
         default:
@@ -119,20 +134,42 @@ public final class ImageModel {
         }
     }
 
+    /// Returns once the cell has loaded, failed or been cancelled.
+    public func settled() async {
+        guard !state.value.isSettled else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // The observer closure holds the token (the observable holds the
+            // closure), so the observation lives until it fires once.
+            var token: ObservationToken?
+            token = state.observeChanges { state in
+                guard state.isSettled, token != nil else { return }
+                token?.cancel()
+                token = nil
+                continuation.resume()
+            }
+        }
+    }
+
     private func handle(_ event: ImageLoadEvent, generation: Int) {
         guard generation == self.generation else { return }
         switch event {
         case .progress(let received, let expected):
-            state.value = .loading(received: received, expected: expected)
+            stateSource.value = .loading(received: received, expected: expected)
         case .completed(.success(let response)):
             request = nil
-            state.value = .loaded(response)
+            stateSource.value = .loaded(LoadedImage(response))
         case .completed(.failure(.cancelled)):
             request = nil
-            state.value = .cancelled
+            stateSource.value = .cancelled
         case .completed(.failure(let error)):
             request = nil
-            state.value = .failed(error.description)
+            stateSource.value = .failed(error.description)
         }
+    }
+}
+
+extension LoadedImage {
+    init(_ response: ImageResponse) {
+        self.init(data: response.data, cacheKey: response.url.absoluteString)
     }
 }

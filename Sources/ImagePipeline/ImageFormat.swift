@@ -16,6 +16,12 @@ public enum ImageFormat: String, Sendable {
         return nil
     }
 
+    /// Whether `data` is a whole JPEG, PNG or GIF (signature and end marker).
+    public static func isComplete(_ data: Data) -> Bool {
+        if case .success = validate(data) { return true }
+        return false
+    }
+
     /// Checks that `data` is a whole image: a known signature, and the format's
     /// end marker, so a body cut short is caught before anyone caches or shows it.
     ///

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Dispatch
 import Foundation
+import Platform
 import Sandbox
 
 /// `flickr sandbox`: runs the embedded Flickr-compatible server alone,
@@ -95,7 +95,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.faults.scope = FaultConfiguration.Scope(rawValue: faultScope) ?? .images
 
         // Catch the signals before the server starts, so an early Ctrl-C still shuts down cleanly.
-        let termination = TerminationSignal()
+        let termination = SignalWatcher.stream(of: [SIGINT, SIGTERM])
         let server: SandboxServer
         do {
             server = try await SandboxServer.start(configuration)
@@ -106,7 +106,9 @@ struct SandboxCommand: AsyncParsableCommand {
         // Unbuffered: scripts wait for this line before they connect.
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL.absoluteString)\n".utf8))
         FileHandle.standardOutput.write(Data((describe(configuration, catalog: server.catalog) + "\n").utf8))
-        await termination.wait()
+        var received = termination.signals.makeAsyncIterator()
+        _ = await received.next()
+        termination.watcher?.cancel()
         await server.shutdown()
     }
 
@@ -122,65 +124,5 @@ struct SandboxCommand: AsyncParsableCommand {
             parts.append("no faults")
         }
         return parts.joined(separator: ", ")
-    }
-}
-
-/// Write end of the self-pipe the signal handler writes to. Set once,
-/// before the handlers are installed, and only read afterwards.
-private nonisolated(unsafe) var terminationPipeWriteEnd: Int32 = -1
-
-/// Waits for SIGINT or SIGTERM.
-///
-/// A plain handler writes one byte to a pipe (async-signal-safe) and a
-/// Dispatch read source wakes the waiter. Dispatch signal sources were not
-/// used: on Linux they lose a signal that the kernel hands to a thread which
-/// has not blocked it (NIO and the concurrency pool run many), which showed
-/// up here as a Ctrl-C that did nothing.
-/// `@unchecked Sendable`: the mutable state is only touched under `lock`.
-private final class TerminationSignal: @unchecked Sendable {
-    private let lock = NSLock()
-    private var fired = false
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var source: (any DispatchSourceRead)?
-
-    init() {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            // Without a pipe, fall back to the default action: the signal ends the process.
-            return
-        }
-        terminationPipeWriteEnd = ends[1]
-        for number in [SIGINT, SIGTERM] {
-            signal(number) { _ in
-                var byte: UInt8 = 1
-                _ = write(terminationPipeWriteEnd, &byte, 1)
-            }
-        }
-        let source = DispatchSource.makeReadSource(fileDescriptor: ends[0], queue: .global())
-        source.setEventHandler { [weak self] in self?.fire() }
-        source.resume()
-        self.source = source
-    }
-
-    private func fire() {
-        lock.lock()
-        fired = true
-        let waiting = continuation
-        continuation = nil
-        lock.unlock()
-        waiting?.resume()
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            lock.lock()
-            if fired {
-                lock.unlock()
-                continuation.resume()
-            } else {
-                self.continuation = continuation
-                lock.unlock()
-            }
-        }
     }
 }

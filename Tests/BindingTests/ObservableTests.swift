@@ -4,7 +4,7 @@ import Testing
 @MainActor
 @Suite struct ObservableTests {
     @Test func observeDeliversTheCurrentValueThenEveryChange() {
-        let observable = Observable(1)
+        let observable = MutableObservable(1)
         var seen: [Int] = []
         let token = observable.observe { seen.append($0) }
         observable.value = 2
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func observeChangesSkipsTheCurrentValue() {
-        let observable = Observable("a")
+        let observable = MutableObservable("a")
         var seen: [String] = []
         let token = observable.observeChanges { seen.append($0) }
         observable.value = "b"
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func distinctObservableIgnoresEqualAssignments() {
-        let observable = Observable(distinct: 5)
+        let observable = MutableObservable(distinct: 5)
         var count = 0
         let token = observable.observeChanges { _ in count += 1 }
         observable.value = 5
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func noNotificationAfterCancel() {
-        let observable = Observable(0)
+        let observable = MutableObservable(0)
         var seen: [Int] = []
         let token = observable.observeChanges { seen.append($0) }
         observable.value = 1
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func releasingTheTokenEndsTheObservation() {
-        let observable = Observable(0)
+        let observable = MutableObservable(0)
         var seen: [Int] = []
         do {
             let token = observable.observeChanges { seen.append($0) }
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func anObserverCancelledByAnEarlierObserverIsNotCalled() {
-        let observable = Observable(0)
+        let observable = MutableObservable(0)
         var secondCalls = 0
         var second: ObservationToken?
         let first = observable.observeChanges { _ in second?.cancel() }
@@ -71,7 +71,7 @@ import Testing
     }
 
     @Test func cancellingTwiceIsHarmless() {
-        let observable = Observable(0)
+        let observable = MutableObservable(0)
         let token = observable.observeChanges { _ in }
         token.cancel()
         token.cancel()
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func observersRunInSubscriptionOrder() {
-        let observable = Observable(0)
+        let observable = MutableObservable(0)
         var order: [String] = []
         let a = observable.observeChanges { _ in order.append("a") }
         let b = observable.observeChanges { _ in order.append("b") }
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func mapFollowsTheSource() {
-        let source = Observable(2)
+        let source = MutableObservable(2)
         let doubled = source.map { $0 * 2 }
         var seen: [Int] = []
         let token = doubled.observe { seen.append($0) }
@@ -100,8 +100,8 @@ import Testing
     }
 
     @Test func combineUpdatesWhenEitherSideChanges() {
-        let left = Observable(1)
-        let right = Observable("x")
+        let left = MutableObservable(1)
+        let right = MutableObservable("x")
         let both = left.combine(right)
         var seen: [String] = []
         let token = both.observe { seen.append("\($0.0)\($0.1)") }
@@ -116,7 +116,7 @@ import Testing
 /// do not keep either alive.
 @MainActor
 private final class Model {
-    let title = Observable("")
+    let title = MutableObservable("")
 }
 
 @MainActor
@@ -161,7 +161,7 @@ private final class View {
 
     @Test func aMappedObservableDoesNotOutliveItsObservers() {
         weak var weakMapped: Observable<Int>?
-        let source = Observable(1)
+        let source = MutableObservable(1)
         do {
             let mapped = source.map { $0 + 1 }
             weakMapped = mapped

@@ -1,5 +1,5 @@
 import FlickrKit
-import FlickrViewModels
+@testable import FlickrViewModels
 import Foundation
 import ImagePipeline
 import Testing
@@ -123,7 +123,7 @@ import Testing
         #expect(viewModel.progress.value.failed == 1)
 
         fetcher.heal(firstURL)
-        #expect(viewModel.retry() == 1)
+        #expect(viewModel.retry().count == 1)
         try await eventually("retried") { if case .loaded = cell.state.value { true } else { false } }
     }
 
@@ -159,7 +159,7 @@ import Testing
         viewModel.search("kittens")
         try await eventually("page 1") { viewModel.pages.value.count == 1 }
         let detail = try #require(viewModel.open(3))
-        #expect(detail.photo.title == "Photo 3")
+        #expect(detail.model.title == "Photo 3")
         #expect(detail.model.url?.absoluteString.hasSuffix("_b.jpg") == true)
         #expect(detail.pageURL?.absoluteString == "https://www.flickr.com/photos/owner2@N00/1002/")
         try await eventually("detail loaded") { if case .loaded = detail.model.state.value { true } else { false } }

@@ -1,5 +1,5 @@
 import FlickrKit
-import FlickrViewModels
+@testable import FlickrViewModels
 import Foundation
 import ImagePipeline
 import Testing
@@ -59,11 +59,11 @@ import Testing
         try await eventually("loaded") { first.state.value.isSettled }
         let second = ImageModel(number: 2, photo: photo, url: url, pipeline: pipeline)
         second.load(priority: .high)
-        guard case .loaded(let response) = second.state.value else {
+        guard case .loaded(let image) = second.state.value else {
             Issue.record("expected an immediate memory hit")
             return
         }
-        #expect(response.source == .memory)
+        #expect(image.cacheKey == url?.absoluteString)
         #expect(fetcher.fetched.count == 1)
     }
 }

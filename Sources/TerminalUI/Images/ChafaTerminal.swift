@@ -1,5 +1,5 @@
 import CChafa
-import Glibc
+import Platform
 
 /// One chafa terminal description (`ChafaTermInfo`), owned and released here.
 ///

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A bounded least-recently-used cache of rendered images, safe to use from
 /// any thread.
@@ -26,7 +26,7 @@ final class RenderCache: Sendable {
 
     let countLimit: Int
     let costLimit: Int
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(countLimit: Int, costLimit: Int) {
         self.countLimit = max(0, countLimit)
@@ -34,7 +34,7 @@ final class RenderCache: Sendable {
     }
 
     func value(for key: Key) -> RenderedImage? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard var entry = state.entries[key] else { return nil }
             state.clock += 1
             entry.lastUse = state.clock
@@ -47,7 +47,7 @@ final class RenderCache: Sendable {
     func insert(_ image: RenderedImage, for key: Key) {
         let cost = image.byteCount
         guard cost <= costLimit, countLimit > 0 else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.clock += 1
             if let old = state.entries.updateValue(Entry(image: image, lastUse: state.clock), forKey: key) {
                 state.totalCost -= old.image.byteCount
@@ -62,12 +62,12 @@ final class RenderCache: Sendable {
     }
 
     func removeAll() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.entries.removeAll()
             state.totalCost = 0
         }
     }
 
-    var count: Int { state.withLock { $0.entries.count } }
-    var totalCost: Int { state.withLock { $0.totalCost } }
+    var count: Int { state.withLockedValue { $0.entries.count } }
+    var totalCost: Int { state.withLockedValue { $0.totalCost } }
 }

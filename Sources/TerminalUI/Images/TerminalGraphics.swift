@@ -1,5 +1,5 @@
 import CChafa
-import Glibc
+import Platform
 
 /// What the terminal can show, resolved once at start-up from `--images`,
 /// the environment and whether stdout is a terminal.

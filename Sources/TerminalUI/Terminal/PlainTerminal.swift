@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+import Platform
 
 /// Line-by-line terminal for when stdin is not a tty (a pipe, a file,
 /// /dev/null) or TERM is dumb: no readline, no prompt, no escape sequences.

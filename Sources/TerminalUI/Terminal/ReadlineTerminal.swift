@@ -1,9 +1,7 @@
 @preconcurrency import CReadline
 import Dispatch
 import Foundation
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#endif
+import Platform
 
 /// The interactive terminal: GNU readline's callback interface driven from the
 /// main dispatch queue, so the prompt stays usable while the app prints
@@ -347,38 +345,33 @@ public final class ReadlineTerminal: Terminal {
     // MARK: - Signals
 
     private func watchSignals() {
-        // A plain `kill` must not leave the tty in raw mode; TERM and HUP are
-        // taken only when nobody else in the process has claimed them.
-        let terminating = [SIGTERM, SIGHUP].filter(SignalWatcher.hasDefaultDisposition)
+        // A plain `kill`, a closed window or Ctrl-\ must not leave the tty in
+        // raw mode nor lose history; they are taken only when nobody else in
+        // the process has claimed them.
+        let terminating = [SIGTERM, SIGHUP, SIGQUIT].filter(SignalWatcher.hasDefaultDisposition)
         // Ctrl-Z: only under a job-control shell (otherwise SIGTSTP is ignored).
         let suspending = [SIGTSTP].filter(SignalWatcher.hasDefaultDisposition)
-        signalWatcher = SignalWatcher(signals: [SIGINT, SIGWINCH] + terminating + suspending) { [weak self] number in
-            guard let self, self.phase == .reading else { return }
+        signalWatcher = SignalWatcher(
+            signals: [SIGINT, SIGWINCH] + terminating + suspending, onMainActor: { [weak self] number in
+            guard let self, self.phase == .reading || self.phase == .inLineHandler else { return }
             switch number {
             case SIGINT:
+                guard self.phase == .reading else { return }
                 self.handleInterrupt()
             case SIGWINCH:
+                guard self.phase == .reading else { return }
                 self.handleResize()
             case SIGTSTP:
+                guard self.phase == .reading else { return }
                 self.handleSuspend()
             default:
+                // The app saves what it must (it stops this terminal, which
+                // saves history and restores the tty); then die as the signal would.
+                self.handlers.onTerminate(number)
                 self.stop()
-                ReadlineTerminal.dieBy(signal: number)
+                Platform.dieBy(signal: number)
             }
-        }
-    }
-
-    /// Ends the process the way `signal` would have, now that the tty is sane.
-    /// The main queue runs on a dispatch thread that blocks signals, so the
-    /// signal is unblocked here before it is raised again.
-    private static func dieBy(signal number: Int32) -> Never {
-        signal(number, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, number)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        raise(number)
-        _exit(128 + number)
+        })
     }
 
     /// Ctrl-C: drop whatever is typed (and any search or argument in

@@ -25,17 +25,22 @@ public struct TerminalHandlers {
     public var onInterrupt: @MainActor () -> Void
     /// The window changed size (SIGWINCH); carries the new size.
     public var onResize: @MainActor (TerminalSize) -> Void
+    /// SIGTERM, SIGHUP or SIGQUIT: save what must survive, quickly. The
+    /// terminal then stops itself and the process ends by that signal.
+    public var onTerminate: @MainActor (Int32) -> Void
 
     public init(
         onLine: @escaping @MainActor (String) -> Void,
         onEOF: @escaping @MainActor () -> Void = {},
         onInterrupt: @escaping @MainActor () -> Void = {},
-        onResize: @escaping @MainActor (TerminalSize) -> Void = { _ in }
+        onResize: @escaping @MainActor (TerminalSize) -> Void = { _ in },
+        onTerminate: @escaping @MainActor (Int32) -> Void = { _ in }
     ) {
         self.onLine = onLine
         self.onEOF = onEOF
         self.onInterrupt = onInterrupt
         self.onResize = onResize
+        self.onTerminate = onTerminate
     }
 }
 

@@ -1,9 +1,5 @@
 import CReadline
-#if canImport(Glibc)
-@preconcurrency import Glibc
-#elseif canImport(Darwin)
-@preconcurrency import Darwin
-#endif
+import Platform
 
 /// A buffered C stream onto the terminal's output descriptor. Readline writes
 /// through the same `FILE*`, so our text and its redisplay never reorder.

@@ -3,7 +3,7 @@ import FlickrViewModels
 import Foundation
 import ImagePipeline
 import Sandbox
-import TerminalUI
+@testable import TerminalUI
 import TestSupport
 import Testing
 
@@ -78,12 +78,12 @@ import Testing
             terminal.type(query)
             try await waitFor(terminal, "· page 1 of")
             var pages = 1
-            while !viewModel.cells.contains(where: { $0.photo.id == hostile.id }) && viewModel.hasMore && pages < 60 {
+            while !viewModel.cells.contains(where: { $0.photoID == hostile.id }) && viewModel.hasMore && pages < 60 {
                 terminal.type("")
                 pages += 1
                 try await waitFor(terminal, "· page \(pages) of")
             }
-            #expect(viewModel.cells.contains { $0.photo.id == hostile.id }, "the hostile photo should be among the results")
+            #expect(viewModel.cells.contains { $0.photoID == hostile.id }, "the hostile photo should be among the results")
             try await waitFor(terminal, "\n\(viewModel.cells.count) ")
             let bad = terminal.printed.filter { text in
                 text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x9B || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
@@ -116,15 +116,15 @@ import Testing
         try await withView { _, terminal, viewModel, _ in
             terminal.type("red car")
             try await waitFor(terminal, "“red car” · page 1 of")
-            let photo = try #require(viewModel.cells.first?.photo)
+            let cell = try #require(viewModel.cells.first)
             terminal.type("/open 1")
-            try await waitFor(terminal, "page: https://www.flickr.com/photos/\(photo.owner)/\(photo.id)/")
+            try await waitFor(terminal, "page: https://www.flickr.com/photos/\(cell.ownerID)/\(cell.photoID)/")
             try await waitFor(terminal, "owner: ")
         }
     }
 
     @Test func statusTextCountsThumbnailsBytesAndFailures() {
         let progress = DownloadProgress(total: 30, loaded: 24, failed: 1, cancelled: 0, bytes: 380 * 1024)
-        #expect(FlickrTerminalView.statusText(progress) == "24/30 thumbnails · 380 KB · 1 failed")
+        #expect(StatusText.progress(progress) == "24/30 thumbnails · 380 KB · 1 failed")
     }
 }

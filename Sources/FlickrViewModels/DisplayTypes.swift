@@ -1,0 +1,62 @@
+import Foundation
+
+/// What the results are of.
+public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
+    case search(String)
+    case recent
+
+    public var description: String {
+        switch self {
+        case .search(let text): "“\(text)”"
+        case .recent: "recent photos"
+        }
+    }
+}
+
+/// One loaded page of results, as the view shows it.
+public struct ResultPage {
+    public let number: Int
+    /// Pages the service reports for the query, and the last one it will serve.
+    public let pages: Int
+    public let lastServedPage: Int
+    public let total: Int
+    public let cells: [ImageModel]
+    /// Shown from the saved session rather than fetched in this run.
+    public let restored: Bool
+}
+
+/// A line for the person: what happened that is not a page of results.
+public enum Notice: Sendable, Equatable {
+    case info(String)
+    case warning(String)
+    case error(String)
+}
+
+/// Whether a page request is under way.
+public enum Activity: Sendable, Equatable {
+    case idle
+    case loading(ResultQuery, page: Int)
+}
+
+/// The bytes of a loaded image, as the view renders them.
+public struct LoadedImage: Sendable {
+    public let data: Data
+    /// Stable for the same image: the view's render cache is keyed by it.
+    public let cacheKey: String
+}
+
+/// The image pipeline's counters, as `/stats` shows them.
+public struct DownloadStatistics: Sendable, Equatable {
+    public var queued = 0
+    public var running = 0
+    public var done = 0
+    public var failed = 0
+    public var cancelled = 0
+    public var coalesced = 0
+    public var retries = 0
+    public var memoryHits = 0
+    public var diskHits = 0
+    public var bytesDownloaded = 0
+
+    public init() {}
+}

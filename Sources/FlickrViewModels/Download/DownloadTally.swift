@@ -1,0 +1,82 @@
+import Foundation
+
+/// How one image of a download ended.
+public enum DownloadOutcome: Sendable, Equatable {
+    case downloaded(bytes: Int, fromCache: Bool)
+    /// A complete image was already in the folder.
+    case kept
+    case failed(String)
+    case cancelled
+}
+
+/// The counts of a download so far.
+public struct DownloadTally: Sendable, Equatable {
+    /// Images of the pages seen so far.
+    public var expected = 0
+    /// Handed to the pipeline and not settled yet.
+    public var outstanding = 0
+    public var downloaded = 0
+    public var fromCache = 0
+    public var kept = 0
+    public var failed = 0
+    public var cancelled = 0
+    public var bytes = 0
+    /// Pages that could not be fetched even after retries.
+    public var failedPages = 0
+
+    public init() {}
+
+    public var settled: Int { downloaded + kept + failed + cancelled }
+
+    /// Something the person asked for is not in the folder.
+    public var isIncomplete: Bool { failed > 0 || failedPages > 0 }
+
+    mutating func record(_ outcome: DownloadOutcome) {
+        switch outcome {
+        case .downloaded(let size, let cached):
+            outstanding -= 1
+            downloaded += 1
+            bytes += size
+            if cached { fromCache += 1 }
+        case .kept:
+            kept += 1
+        case .failed:
+            outstanding -= 1
+            failed += 1
+        case .cancelled:
+            outstanding -= 1
+            cancelled += 1
+        }
+    }
+
+    /// `Downloaded 30 (2 from cache), kept 0, failed 0, 1.2 MB in 0.84 s.`
+    public func summary(seconds: Double) -> String {
+        var line = "Downloaded \(downloaded)"
+        if fromCache > 0 { line += " (\(fromCache) from cache)" }
+        line += ", kept \(kept), failed \(failed)"
+        if cancelled > 0 { line += ", cancelled \(cancelled)" }
+        if failedPages > 0 { line += ", \(failedPages) page\(failedPages == 1 ? "" : "s") not fetched" }
+        line += ", \(ByteCount.format(bytes)) in \(String(format: "%.2f", seconds)) s."
+        return line
+    }
+}
+
+/// Byte counts as people read them: `512 B`, `380 KB`, `1.2 MB`.
+public enum ByteCount {
+    public static func format(_ bytes: Int) -> String {
+        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
+        if bytes >= 1 << 10 { return "\(bytes >> 10) KB" }
+        return "\(bytes) B"
+    }
+}
+
+/// Hears how a download goes; the terminal layer draws it. Called from any
+/// thread, one call at a time.
+public protocol DownloadReporter: Sendable {
+    /// Page `number` of `last` arrived with `photos` photos.
+    func pageStarted(_ number: Int, of last: Int, photos: Int, tally: DownloadTally)
+    /// An image settled; `failure` is set when it failed.
+    func imageSettled(tally: DownloadTally, failure: String?)
+    /// A page could not be fetched; the download goes on with the next one.
+    func pageFailed(_ number: Int, reason: String, tally: DownloadTally)
+}

@@ -1,0 +1,90 @@
+import Dispatch
+import FlickrKit
+import Foundation
+
+/// Saves the shown pages for the next launch and reads them back, off the
+/// main thread, reporting a file that cannot be written once.
+@MainActor
+final class SessionPersistence {
+    private let store: SessionStore
+    private let providerName: String
+    private let queue = DispatchQueue(label: "flickr.session-save")
+    /// Told once, on the main actor, when saving fails (path and reason).
+    private let onSaveFailure: @MainActor (String) -> Void
+    private var reportedFailure = false
+
+    init(store: SessionStore, providerName: String, onSaveFailure: @escaping @MainActor (String) -> Void) {
+        self.store = store
+        self.providerName = providerName
+        self.onSaveFailure = onSaveFailure
+    }
+
+    /// The saved query and pages of this provider, nil when there are none.
+    func restore() -> Result<(query: ResultQuery, pages: [PhotoPage])?, SessionStore.LoadError> {
+        switch store.load() {
+        case .failure(let error):
+            return .failure(error)
+        case .success(nil):
+            return .success(nil)
+        case .success(let snapshot?):
+            guard snapshot.provider == providerName, !snapshot.pages.isEmpty else { return .success(nil) }
+            return .success((snapshot.query, snapshot.pages.map { rebased($0, savedBy: snapshot.provider) }))
+        }
+    }
+
+    /// Saves `pages` of `query` in the background.
+    func save(_ query: ResultQuery, pages: [ResultPage], perPage: Int) {
+        let loaded = pages.filter { !$0.cells.isEmpty }
+        guard !loaded.isEmpty else { return }
+        let snapshot = SessionSnapshot(
+            provider: providerName, query: query,
+            pages: loaded.map { page in
+                PhotoPage(
+                    page: page.number, pages: page.pages, perPage: perPage, total: page.total,
+                    photos: page.cells.map(\.photo))
+            })
+        let store = self.store
+        queue.async { [weak self] in
+            do {
+                try store.save(snapshot)
+            } catch {
+                let message = "Could not save the session to \(store.file.path): \(userMessage(for: error))"
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self?.reportOnce(message) }
+                }
+            }
+        }
+    }
+
+    /// Waits for a save under way (call before exiting).
+    func flush() {
+        queue.sync {}
+    }
+
+    private func reportOnce(_ message: String) {
+        guard !reportedFailure else { return }
+        reportedFailure = true
+        onSaveFailure(message)
+    }
+
+    /// The embedded sandbox may listen on another port than last time, so
+    /// image URLs it handed out are rebuilt from the photo ids against this
+    /// run's server.
+    private func rebased(_ page: PhotoPage, savedBy provider: String) -> PhotoPage {
+        guard provider == "sandbox" else { return page }
+        var page = page
+        for index in page.photos.indices { page.photos[index].images = [:] }
+        return page
+    }
+}
+
+/// A sentence for a person about `error`.
+func userMessage(for error: any Error) -> String {
+    switch error {
+    case let error as FlickrError: error.description
+    case let error as NetworkError: error.description
+    case let error as CocoaError:
+        error.localizedDescription
+    default: String(describing: error)
+    }
+}

@@ -1,0 +1,63 @@
+// Re-exported: every other module imports `Platform` instead of choosing
+// between Glibc and Darwin itself.
+#if canImport(Glibc)
+@_exported @preconcurrency import Glibc
+#elseif canImport(Darwin)
+@_exported import Darwin
+#endif
+
+/// The one place for operating-system differences (Glibc on Linux, Darwin
+/// elsewhere) and for the few POSIX calls the layers above share.
+public enum Platform {
+    /// Whether `descriptor` is a terminal a person is using: a tty, and
+    /// `TERM` names a real terminal. `TERM` unset, empty or `dumb` counts as
+    /// "not a terminal": such a terminal cannot take cursor movement.
+    public static func isTerminal(_ descriptor: Int32, environment: [String: String]) -> Bool {
+        guard isatty(descriptor) == 1 else { return false }
+        return usableTerm(environment)
+    }
+
+    /// Whether `TERM` names a terminal that takes escape sequences.
+    public static func usableTerm(_ environment: [String: String]) -> Bool {
+        environment["TERM"].map { !$0.isEmpty && $0 != "dumb" } ?? false
+    }
+
+    public static let standardInput: Int32 = STDIN_FILENO
+    public static let standardOutput: Int32 = STDOUT_FILENO
+    public static let standardError: Int32 = STDERR_FILENO
+
+    /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
+    /// Returns false when the descriptor refuses (closed pipe, full disk).
+    @discardableResult
+    public static func writeAll(_ bytes: some Collection<UInt8>, to descriptor: Int32) -> Bool {
+        Array(bytes).withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+
+    /// The text of `errno`-style error `code`.
+    public static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    /// Ends the process the way `number` would have by default. The calling
+    /// thread may block signals (dispatch threads do), so it is unblocked first.
+    public static func dieBy(signal number: Int32) -> Never {
+        signal(number, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, number)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        raise(number)
+        _exit(128 + number)
+    }
+}

@@ -1,0 +1,49 @@
+import FlickrViewModels
+
+/// What each line typed at the prompt does.
+extension FlickrTerminalView {
+    func handle(_ line: String) {
+        switch UserCommand.parse(line) {
+        case .search(let text):
+            pauseInputUntilIdle()
+            viewModel.search(text)
+        case .nextPage:
+            pauseInputUntilIdle()
+            viewModel.nextPage()
+        case .recent:
+            pauseInputUntilIdle()
+            viewModel.showRecent()
+        case .open(let number):
+            if let detail = viewModel.open(number) { printer.printDetail(detail) }
+        case .cancel:
+            viewModel.cancel()
+        case .retry:
+            let restarted = viewModel.retry()
+            if !restarted.isEmpty { printer.reprint(restarted) }
+        case .layout(let layout):
+            printer.options.layout = layout == .grid ? .grid : .list
+            terminal.print("Layout: \(printer.options.layout.rawValue) (from the next page on).")
+        case .stats:
+            terminal.print(StatusText.statistics(
+                viewModel.statistics(), results: viewModel.cells.count,
+                pages: viewModel.pages.value.count, hasMore: viewModel.hasMore))
+        case .help:
+            terminal.print(StatusText.help())
+        case .quit:
+            quit()
+        case .unknown(let name, let suggestion):
+            let shown = TextSanitizer.fit(TextSanitizer.sanitize(name), columns: 30)
+            terminal.print("Unknown command \(shown)." + (suggestion.map { " Did you mean \($0)?" } ?? "") + " /help lists commands.")
+        case .invalid(let message):
+            terminal.print(message)
+        }
+    }
+
+    func interrupt() {
+        if viewModel.hasPendingWork {
+            viewModel.cancel()
+        } else {
+            terminal.print("Nothing to cancel. /quit or Ctrl-D leaves.")
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import FlickrViewModels
+
+/// The short texts the view shows for view-model state.
+enum StatusText {
+    /// `24/30 thumbnails · 380 KB · 1 failed`
+    static func progress(_ progress: DownloadProgress) -> String {
+        var parts = ["\(progress.loaded)/\(progress.total) thumbnails", ByteCount.format(progress.bytes)]
+        if progress.failed > 0 { parts.append("\(progress.failed) failed") }
+        if progress.cancelled > 0 { parts.append("\(progress.cancelled) cancelled") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// `“kittens” · page 1 of 184 (5500 photos)`
+    static func header(for page: ResultPage, query: ResultQuery?) -> String {
+        let query = query.map { TextSanitizer.sanitize($0.description) } ?? ""
+        var line = "\(query) · page \(page.number) of \(page.pages) (\(page.total) photos)"
+        if page.restored { line += " · from last time" }
+        if page.cells.isEmpty { line += " · nothing here" }
+        return line
+    }
+
+    static func statistics(_ stats: DownloadStatistics, results: Int, pages: Int, hasMore: Bool) -> String {
+        """
+        results: \(results) on \(pages) page\(pages == 1 ? "" : "s")\(hasMore ? ", more available" : "")
+        downloads: \(stats.queued) queued · \(stats.running) running · \(stats.done) done · \(stats.failed) failed · \(stats.cancelled) cancelled · \(stats.coalesced) coalesced · \(stats.retries) retries
+        cache hits: \(stats.memoryHits) memory · \(stats.diskHits) disk · downloaded \(ByteCount.format(stats.bytesDownloaded))
+        """
+    }
+
+    static func help() -> String {
+        let width = UserCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+        return UserCommand.summaries.map { "  " + TextSanitizer.pad($0.usage, toColumns: width) + "  " + $0.meaning }
+            .joined(separator: "\n")
+    }
+}
