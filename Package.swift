@@ -69,8 +69,10 @@ let package = Package(
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen model.
-        .target(name: "TestSupport", dependencies: ["CPty", "Sandbox", "FlickrKit"],
-                swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: [
+            "CPty", "Sandbox", "FlickrKit", "Platform", "TerminalUI",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: strict),
 
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: strict),
         .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "TestSupport"],

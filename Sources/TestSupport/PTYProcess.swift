@@ -1,5 +1,6 @@
 import CPty
 import Foundation
+import NIOConcurrencyHelpers
 
 /// A program running in a pseudo-terminal, driven like a person at a
 /// terminal would: type, press Ctrl-C, resize the window, read the screen.
@@ -22,9 +23,9 @@ public final class PTYProcess: Sendable {
 
     private let controller: Int32
     private let watcher: ChildWatcher
-    private let output: Locked<Output>
+    private let output: NIOLockedValueBox<Output>
     /// Guards the controller fd's lifetime: writes and the final close.
-    private let descriptor: Locked<Bool>
+    private let descriptor: NIOLockedValueBox<Bool>
 
     private struct Output {
         var bytes: [UInt8] = []
@@ -78,8 +79,8 @@ public final class PTYProcess: Sendable {
         // Once the child is gone, the reader sees EIO as soon as no other
         // process (a leftover grandchild) holds the child end.
         self.watcher = ChildWatcher(pid: pid) { close(heldChildEnd) }
-        self.output = Locked(Output(screen: TerminalScreen(columns: columns, rows: rows)))
-        self.descriptor = Locked(true)
+        self.output = NIOLockedValueBox(Output(screen: TerminalScreen(columns: columns, rows: rows)))
+        self.descriptor = NIOLockedValueBox(true)
         startReader()
     }
 
@@ -103,20 +104,20 @@ public final class PTYProcess: Sendable {
     // MARK: - Output
 
     /// Everything the program wrote so far, escape sequences included.
-    public var outputBytes: [UInt8] { output.withLock { $0.bytes } }
+    public var outputBytes: [UInt8] { output.withLockedValue { $0.bytes } }
 
     /// `outputBytes` decoded as UTF-8 (invalid bytes become U+FFFD).
     public var outputText: String { String(decoding: outputBytes, as: UTF8.self) }
 
     /// The terminal as a person would see it now.
-    public var screen: TerminalScreen { output.withLock { $0.screen } }
+    public var screen: TerminalScreen { output.withLockedValue { $0.screen } }
 
     /// A position in the output, to wait for text that appears after it.
-    public func mark() -> Int { output.withLock { $0.bytes.count } }
+    public func mark() -> Int { output.withLockedValue { $0.bytes.count } }
 
     /// Output written since `mark`.
     public func output(since mark: Int) -> [UInt8] {
-        output.withLock { Array($0.bytes[min(mark, $0.bytes.count)...]) }
+        output.withLockedValue { Array($0.bytes[min(mark, $0.bytes.count)...]) }
     }
 
     // MARK: - Input
@@ -128,7 +129,7 @@ public final class PTYProcess: Sendable {
 
     /// Writes raw bytes to the terminal's input.
     public func write(bytes: [UInt8]) throws {
-        try descriptor.withLock { open in
+        try descriptor.withLockedValue { open in
             guard open else { throw PTYError.closed }
             var offset = 0
             while offset < bytes.count {
@@ -155,9 +156,9 @@ public final class PTYProcess: Sendable {
     /// Resizes the window: the program gets SIGWINCH, and the screen model
     /// takes the new size for output that follows.
     public func resize(columns: Int, rows: Int) throws {
-        try descriptor.withLock { open in
+        try descriptor.withLockedValue { open in
             guard open else { throw PTYError.closed }
-            output.withLock { $0.screen.resize(columns: columns, rows: rows) }
+            output.withLockedValue { $0.screen.resize(columns: columns, rows: rows) }
             guard cpty_resize(controller, UInt16(rows), UInt16(columns)) == 0 else {
                 throw PTYError.writeFailed(errno: errno)
             }
@@ -189,7 +190,7 @@ public final class PTYProcess: Sendable {
         until condition: @escaping ([UInt8], TerminalScreen) -> Bool
     ) async throws {
         let met = await poll(timeout: timeout) {
-            output.withLock { condition($0.bytes, $0.screen) }
+            output.withLockedValue { condition($0.bytes, $0.screen) }
         }
         if !met { throw PTYError.timedOut(waitingFor: description, transcript: transcript()) }
     }
@@ -200,7 +201,7 @@ public final class PTYProcess: Sendable {
             throw PTYError.timedOut(waitingFor: "the process to exit", transcript: transcript())
         }
         // Let the reader drain what the program wrote just before exiting.
-        _ = await poll(timeout: .seconds(5)) { output.withLock { $0.finished } }
+        _ = await poll(timeout: .seconds(5)) { output.withLockedValue { $0.finished } }
         return status
     }
 
@@ -220,7 +221,7 @@ public final class PTYProcess: Sendable {
     /// The screen and the tail of the raw output (control bytes made
     /// visible), for failure messages.
     public func transcript(rawTail: Int = 3000) -> String {
-        let (bytes, screen) = output.withLock { ($0.bytes, $0.screen) }
+        let (bytes, screen) = output.withLockedValue { ($0.bytes, $0.screen) }
         let screenLines = (screen.scrollback.suffix(40) + screen.lines)
         var trimmed = Array(screenLines)
         while let last = trimmed.last, last.isEmpty { trimmed.removeLast() }
@@ -260,7 +261,7 @@ public final class PTYProcess: Sendable {
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    output.withLock {
+                    output.withLockedValue {
                         $0.bytes.append(contentsOf: buffer[0..<count])
                         $0.screen.feed(buffer[0..<count])
                     }
@@ -271,11 +272,11 @@ public final class PTYProcess: Sendable {
                     break
                 }
             }
-            descriptor.withLock { open in
+            descriptor.withLockedValue { open in
                 open = false
                 close(controller)
             }
-            output.withLock { $0.finished = true }
+            output.withLockedValue { $0.finished = true }
         }
         thread.name = "PTYProcess reader \(pid)"
         thread.start()

@@ -1,5 +1,6 @@
 import CPty
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Runs a program without a terminal: stdin, stdout and stderr are pipes,
 /// and the child has no controlling terminal (its own session), as when a
@@ -65,8 +66,8 @@ public enum ProcessRunner {
         }
 
         let watcher = ChildWatcher(pid: pid)
-        let stdout = Locked(Stream())
-        let stderr = Locked(Stream())
+        let stdout = NIOLockedValueBox(Stream())
+        let stderr = NIOLockedValueBox(Stream())
         startReader(fd: stdoutPipe.read, into: stdout)
         startReader(fd: stderrPipe.read, into: stderr)
         startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
@@ -75,12 +76,12 @@ public enum ProcessRunner {
         if status == nil { watcher.kill(SIGKILL) }
         // The pipes reach EOF once the child (and anything it started) is gone.
         _ = await poll(timeout: .seconds(10)) {
-            stdout.withLock(\.finished) && stderr.withLock(\.finished)
+            stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
         }
         let result = Result(
             status: watcher.exitStatus ?? .signalled(SIGKILL),
-            standardOutput: stdout.withLock(\.bytes),
-            standardError: stderr.withLock(\.bytes))
+            standardOutput: stdout.withLockedValue(\.bytes),
+            standardError: stderr.withLockedValue(\.bytes))
         guard status != nil else {
             throw ProcessRunnerError.timedOut(executable: executable, transcript: result.transcript)
         }
@@ -98,13 +99,13 @@ public enum ProcessRunner {
         return (fds[0], fds[1])
     }
 
-    private static func startReader(fd: Int32, into stream: Locked<Stream>) {
+    private static func startReader(fd: Int32, into stream: NIOLockedValueBox<Stream>) {
         let thread = Thread {
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
                 if count > 0 {
-                    stream.withLock { $0.bytes.append(contentsOf: buffer[0..<count]) }
+                    stream.withLockedValue { $0.bytes.append(contentsOf: buffer[0..<count]) }
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
@@ -112,7 +113,7 @@ public enum ProcessRunner {
                 }
             }
             close(fd)
-            stream.withLock { $0.finished = true }
+            stream.withLockedValue { $0.finished = true }
         }
         thread.start()
     }

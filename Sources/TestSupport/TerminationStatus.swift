@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// How a child process ended.
 public enum TerminationStatus: Sendable, Equatable, CustomStringConvertible {
@@ -35,7 +36,7 @@ public enum TerminationStatus: Sendable, Equatable, CustomStringConvertible {
 /// `kill` is never sent to a pid that was already reaped (and maybe reused).
 final class ChildWatcher: Sendable {
     let pid: pid_t
-    private let status = Locked<TerminationStatus?>(nil)
+    private let status = NIOLockedValueBox<TerminationStatus?>(nil)
 
     /// - Parameter onExit: called on the watcher's thread once the child is reaped.
     init(pid: pid_t, onExit: @escaping @Sendable () -> Void = {}) {
@@ -45,7 +46,7 @@ final class ChildWatcher: Sendable {
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
             // ...then reap it under the lock that `kill` takes.
-            status.withLock { value in
+            status.withLockedValue { value in
                 var raw: Int32 = 0
                 var result: pid_t
                 repeat { result = waitpid(pid, &raw, 0) } while result < 0 && errno == EINTR
@@ -57,11 +58,11 @@ final class ChildWatcher: Sendable {
         thread.start()
     }
 
-    var exitStatus: TerminationStatus? { status.withLock { $0 } }
+    var exitStatus: TerminationStatus? { status.withLockedValue { $0 } }
 
     /// Sends `signal` unless the child has already been reaped.
     func kill(_ signal: Int32) {
-        status.withLock { value in
+        status.withLockedValue { value in
             if value == nil { _ = Glibc.kill(pid, signal) }
         }
     }

@@ -91,22 +91,3 @@ final class ScriptedFetcher: ImageFetching, @unchecked Sendable {
         return Self.jpeg
     }
 }
-
-/// Waits for a condition the main actor will reach (events arrive through the
-/// main queue). The deadline is a safety net, not a performance assertion.
-@MainActor
-func eventually(
-    _ what: String = "condition", timeout: Duration = .seconds(20), _ condition: @MainActor () -> Bool
-) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !condition() {
-        guard clock.now < deadline else { throw WaitTimeout(what: what) }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
-struct WaitTimeout: Error, CustomStringConvertible {
-    let what: String
-    var description: String { "timed out waiting for \(what)" }
-}

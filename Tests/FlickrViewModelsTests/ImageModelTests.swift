@@ -2,6 +2,7 @@ import FlickrKit
 @testable import FlickrViewModels
 import Foundation
 import ImagePipeline
+import TestSupport
 import Testing
 
 @MainActor

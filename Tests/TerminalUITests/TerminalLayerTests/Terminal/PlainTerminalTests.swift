@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TerminalUI
 
@@ -26,7 +27,7 @@ import Testing
         terminal.run(prompt: prompt, handlers: recorder.handlers)
         pipe.write(bytes: input)
         pipe.closeWriteEnd()
-        #expect(await waitUntil { recorder.events.last == "eof" })
+        #expect(await poll { recorder.events.last == "eof" })
         return recorder.events
     }
 
@@ -54,16 +55,16 @@ import Testing
         }, onEOF: { seen.append("eof") }))
         input.write("first\nsecond\nthird\n")
         input.closeWriteEnd()
-        #expect(await waitUntil { seen == ["first"] })
+        #expect(await poll { seen == ["first"] })
         // Give the reader every chance to have queued the rest.
         try? await Task.sleep(for: .milliseconds(100))
         #expect(seen == ["first"])
         terminal.resumeInput()
-        #expect(await waitUntil { seen == ["first", "second"] })
+        #expect(await poll { seen == ["first", "second"] })
         terminal.resumeInput()
-        #expect(await waitUntil { seen == ["first", "second", "third"] })
+        #expect(await poll { seen == ["first", "second", "third"] })
         terminal.resumeInput()
-        #expect(await waitUntil { seen == ["first", "second", "third", "eof"] })
+        #expect(await poll { seen == ["first", "second", "third", "eof"] })
         terminal.stop()
     }
 
@@ -74,7 +75,7 @@ import Testing
         var seen: [String] = []
         terminal.run(prompt: "", handlers: TerminalHandlers(onLine: { seen.append($0) }, onEOF: { seen.append("eof") }))
         input.write("one\n")
-        #expect(await waitUntil { seen == ["one"] })
+        #expect(await poll { seen == ["one"] })
         terminal.stop()
         input.write("two\n")
         input.closeWriteEnd()

@@ -36,7 +36,7 @@ import TestSupport
             historyFile: historyFile, historyFilter: historyFilter,
             input: pty.child, output: pty.child, terminalType: "xterm-256color")
         terminal.run(prompt: "> ", handlers: events.handlers)
-        try #require(await waitUntil { pty.visibleLines.last == ">" }, "no prompt: \(pty.output.debugDescription)")
+        try #require(await poll { pty.visibleLines.last == ">" }, "no prompt: \(pty.output.debugDescription)")
         return terminal
     }
 
@@ -58,7 +58,7 @@ import TestSupport
     @Test func typedLineIsDeliveredOnEnter() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("kittens\r")
-            #expect(await waitUntil { events.lines == ["kittens"] })
+            #expect(await poll { events.lines == ["kittens"] })
             #expect(terminal.isInteractive)
         }
     }
@@ -66,20 +66,20 @@ import TestSupport
     @Test func unicodeInputArrivesIntact() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("日本 café 🐱\r")
-            #expect(await waitUntil { events.lines == ["日本 café 🐱"] })
+            #expect(await poll { events.lines == ["日本 café 🐱"] })
         }
     }
 
     @Test func printGoesAboveAHalfTypedLineAndKeepsIt() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("hello wor")
-            try #require(await waitUntil { pty.visibleLines.last == "> hello wor" })
+            try #require(await poll { pty.visibleLines.last == "> hello wor" })
             terminal.print("result one\nresult two")
-            #expect(await waitUntil { pty.visibleLines.suffix(3) == ["result one", "result two", "> hello wor"] },
+            #expect(await poll { pty.visibleLines.suffix(3) == ["result one", "result two", "> hello wor"] },
                     "\(pty.visibleLines)")
             #expect(pty.screen.cursor.column == 11)
             pty.type("ld\r")
-            #expect(await waitUntil { events.lines == ["hello world"] })
+            #expect(await poll { events.lines == ["hello world"] })
         }
     }
 
@@ -87,22 +87,22 @@ import TestSupport
         try await withTerminal(columns: 30, rows: 10) { pty, events, terminal in
             let typed = String(repeating: "abcdefghij", count: 5)
             pty.type(typed)
-            try #require(await waitUntil { pty.visibleLines.joined().hasSuffix(typed) })
+            try #require(await poll { pty.visibleLines.joined().hasSuffix(typed) })
             terminal.print("row above")
             let expected = ["row above", "> " + typed.prefix(28), String(typed.dropFirst(28))]
-            #expect(await waitUntil { Array(pty.visibleLines.suffix(3)) == expected }, "\(pty.visibleLines)")
+            #expect(await poll { Array(pty.visibleLines.suffix(3)) == expected }, "\(pty.visibleLines)")
             #expect(!pty.screen.text.contains("row above\n> abc") || pty.screen.text.components(separatedBy: "> abc").count == 2)
             pty.type("\r")
-            #expect(await waitUntil { events.lines == [typed] })
+            #expect(await poll { events.lines == [typed] })
         }
     }
 
     @Test func statusIsOneLineUpdatedInPlaceAboveThePrompt() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("abc")
-            try #require(await waitUntil { pty.visibleLines.last == "> abc" })
+            try #require(await poll { pty.visibleLines.last == "> abc" })
             for done in 1...5 { terminal.setStatus("\(done)/30 thumbnails") }
-            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["5/30 thumbnails", "> abc"] }, "\(pty.visibleLines)")
+            #expect(await poll { pty.visibleLines.suffix(2) == ["5/30 thumbnails", "> abc"] }, "\(pty.visibleLines)")
             let text = pty.screen.text
             #expect(text.components(separatedBy: "thumbnails").count == 2, "\(text)")
             #expect(pty.screen.cursor.column == 5)
@@ -113,9 +113,9 @@ import TestSupport
         try await withTerminal { pty, events, terminal in
             terminal.setStatus("busy")
             pty.type("abc")
-            try #require(await waitUntil { pty.visibleLines.last == "> abc" })
+            try #require(await poll { pty.visibleLines.last == "> abc" })
             terminal.setPrompt("flickr[2]> ")
-            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["busy", "flickr[2]> abc"] }, "\(pty.visibleLines)")
+            #expect(await poll { pty.visibleLines.suffix(2) == ["busy", "flickr[2]> abc"] }, "\(pty.visibleLines)")
             #expect(pty.screen.text.components(separatedBy: "abc").count == 2)
         }
     }
@@ -125,14 +125,14 @@ import TestSupport
         defer { pty.close() }
         let terminal = ReadlineTerminal(historyFile: nil, input: pty.child, output: pty.child)
         terminal.print("banner")
-        #expect(await waitUntil { pty.visibleLines == ["banner"] })
+        #expect(await poll { pty.visibleLines == ["banner"] })
         #expect(!pty.output.contains("\u{1B}"))
     }
 
     @Test func statusIsCutToTheWidth() async throws {
         try await withTerminal(columns: 40, rows: 10) { pty, events, terminal in
             terminal.setStatus(String(repeating: "x", count: 100))
-            #expect(await waitUntil { pty.visibleLines.count >= 2 && pty.visibleLines.last == ">" })
+            #expect(await poll { pty.visibleLines.count >= 2 && pty.visibleLines.last == ">" })
             let statusRow = pty.visibleLines[pty.visibleLines.count - 2]
             #expect(statusRow == String(repeating: "x", count: 38) + "…")
         }
@@ -141,7 +141,7 @@ import TestSupport
     @Test func statusIsSanitised() async throws {
         try await withTerminal { pty, events, terminal in
             terminal.setStatus("ok\u{1B}[2J\nstill ok")
-            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["ok still ok", ">"] }, "\(pty.visibleLines)")
+            #expect(await poll { pty.visibleLines.suffix(2) == ["ok still ok", ">"] }, "\(pty.visibleLines)")
         }
     }
 
@@ -150,7 +150,7 @@ import TestSupport
             terminal.setStatus("loading")
             terminal.print("row 1")
             terminal.print("row 2")
-            #expect(await waitUntil { pty.visibleLines.suffix(4) == ["row 1", "row 2", "loading", ">"] }, "\(pty.visibleLines)")
+            #expect(await poll { pty.visibleLines.suffix(4) == ["row 1", "row 2", "loading", ">"] }, "\(pty.visibleLines)")
             #expect(pty.screen.text.components(separatedBy: "loading").count == 2)
         }
     }
@@ -159,9 +159,9 @@ import TestSupport
         try await withTerminal { pty, events, terminal in
             terminal.print("row")
             terminal.setStatus("busy")
-            try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
+            try #require(await poll { pty.visibleLines.suffix(2) == ["busy", ">"] })
             terminal.setStatus(nil)
-            #expect(await waitUntil { pty.visibleLines.suffix(2) == ["row", ">"] }, "\(pty.visibleLines)")
+            #expect(await poll { pty.visibleLines.suffix(2) == ["row", ">"] }, "\(pty.visibleLines)")
             #expect(!pty.screen.text.contains("busy"))
         }
     }
@@ -170,9 +170,9 @@ import TestSupport
         try await withTerminal { pty, events, terminal in
             events.onLine = { terminal.print("page 1 for \($0)") }
             terminal.setStatus("busy")
-            try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", ">"] })
+            try #require(await poll { pty.visibleLines.suffix(2) == ["busy", ">"] })
             pty.type("kittens\r")
-            #expect(await waitUntil {
+            #expect(await poll {
                 pty.visibleLines.suffix(4) == ["> kittens", "page 1 for kittens", "busy", ">"]
             }, "\(pty.visibleLines)")
             #expect(pty.screen.text.components(separatedBy: "busy").count == 2, "\(pty.screen.text)")
@@ -183,8 +183,8 @@ import TestSupport
         try await withTerminal { pty, events, terminal in
             terminal.setStatus("busy")
             pty.type("\u{04}")
-            #expect(await waitUntil { events.eofCount == 1 })
-            #expect(await waitUntil { pty.visibleLines.last == ">" && pty.screen.cursor.row == pty.visibleLines.count })
+            #expect(await poll { events.eofCount == 1 })
+            #expect(await poll { pty.visibleLines.last == ">" && pty.screen.cursor.row == pty.visibleLines.count })
             #expect(!pty.screen.text.contains("busy"), "\(pty.output.debugDescription)")
         }
     }
@@ -192,15 +192,15 @@ import TestSupport
     @Test func interruptClearsTheTypedLine() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("half typed")
-            try #require(await waitUntil { pty.visibleLines.last == "> half typed" })
+            try #require(await poll { pty.visibleLines.last == "> half typed" })
             // The pty is not this process's controlling terminal, so Ctrl-C
             // cannot raise SIGINT here; raise it directly (it is ignored and
             // watched while the terminal runs).
             kill(getpid(), SIGINT)
-            #expect(await waitUntil { events.interrupts == 1 })
-            #expect(await waitUntil { pty.visibleLines.last == ">" }, "\(pty.visibleLines)")
+            #expect(await poll { events.interrupts == 1 })
+            #expect(await poll { pty.visibleLines.last == ">" }, "\(pty.visibleLines)")
             pty.type("new\r")
-            #expect(await waitUntil { events.lines == ["new"] })
+            #expect(await poll { events.lines == ["new"] })
         }
     }
 
@@ -209,10 +209,10 @@ import TestSupport
             #expect(terminal.size == TerminalSize(columns: 80, rows: 24))
             pty.resize(columns: 50, rows: 20)
             kill(getpid(), SIGWINCH)
-            #expect(await waitUntil { events.sizes == [TerminalSize(columns: 50, rows: 20)] })
+            #expect(await poll { events.sizes == [TerminalSize(columns: 50, rows: 20)] })
             #expect(terminal.size == TerminalSize(columns: 50, rows: 20))
             terminal.setStatus(String(repeating: "y", count: 80))
-            #expect(await waitUntil { pty.visibleLines.suffix(2) == [String(repeating: "y", count: 48) + "…", ">"] },
+            #expect(await poll { pty.visibleLines.suffix(2) == [String(repeating: "y", count: 48) + "…", ">"] },
                     "\(pty.visibleLines)")
         }
     }
@@ -222,7 +222,7 @@ import TestSupport
         let file = directory.url.appendingPathComponent("state/flickr/history")
         try await withTerminal(historyFile: file, historyFilter: { !$0.contains("KEY") }) { pty, events, terminal in
             pty.type("kittens\rkittens\r   \rsunset\rapi KEY123\rkittens\r")
-            #expect(await waitUntil { events.lines.count == 6 })
+            #expect(await poll { events.lines.count == 6 })
             terminal.stop()
             let saved = try String(contentsOf: file, encoding: .utf8)
             #expect(saved == "kittens\nsunset\nkittens\n")
@@ -237,9 +237,9 @@ import TestSupport
         try "first query\nsecond query\n".write(to: file, atomically: true, encoding: .utf8)
         try await withTerminal(historyFile: file) { pty, events, terminal in
             pty.type("\u{1B}[A")
-            try #require(await waitUntil { pty.visibleLines.last == "> second query" }, "\(pty.visibleLines)")
+            try #require(await poll { pty.visibleLines.last == "> second query" }, "\(pty.visibleLines)")
             pty.type("\u{1B}[A\r")
-            #expect(await waitUntil { events.lines == ["first query"] })
+            #expect(await poll { events.lines == ["first query"] })
         }
     }
 
@@ -253,7 +253,7 @@ import TestSupport
             historyFile: file, historyLimit: 3, input: pty.child, output: pty.child, terminalType: "xterm-256color")
         terminal.run(prompt: "> ", handlers: events.handlers)
         pty.type("a\rb\rc\rd\re\r")
-        #expect(await waitUntil { events.lines.count == 5 })
+        #expect(await poll { events.lines.count == 5 })
         terminal.stop()
         #expect(try String(contentsOf: file, encoding: .utf8) == "c\nd\ne\n")
     }
@@ -261,9 +261,9 @@ import TestSupport
     @Test func tabCompletesCommands() async throws {
         try await withTerminal { pty, events, terminal in
             pty.type("/la\t")
-            try #require(await waitUntil { pty.visibleLines.last == "> /layout" }, "\(pty.visibleLines)")
+            try #require(await poll { pty.visibleLines.last == "> /layout" }, "\(pty.visibleLines)")
             pty.type("l\t\r")
-            #expect(await waitUntil { events.lines.count == 1 })
+            #expect(await poll { events.lines.count == 1 })
             #expect(UserCommand.parse(events.lines.first ?? "") == .layout(.list))
         }
     }
@@ -272,10 +272,10 @@ import TestSupport
         try await withTerminal { pty, events, terminal in
             terminal.setStatus("busy")
             pty.type("/r\t")
-            try #require(await waitUntil { pty.visibleLines.last == "> /re" }, "\(pty.visibleLines)")
+            try #require(await poll { pty.visibleLines.last == "> /re" }, "\(pty.visibleLines)")
             // Readline lists on the next Tab that changes nothing.
             pty.type("\t\t")
-            #expect(await waitUntil { pty.visibleLines.suffix(3) == ["/recent  /retry", "busy", "> /re"] },
+            #expect(await poll { pty.visibleLines.suffix(3) == ["/recent  /retry", "busy", "> /re"] },
                     "\(pty.visibleLines)")
             #expect(pty.screen.text.components(separatedBy: "busy").count == 2)
         }
@@ -286,7 +286,7 @@ import TestSupport
         let file = directory.url.appendingPathComponent("history")
         try await withTerminal(historyFile: file) { pty, events, terminal in
             pty.type("/la\tg\t\r")
-            #expect(await waitUntil { events.lines.count == 1 })
+            #expect(await poll { events.lines.count == 1 })
             terminal.stop()
             let saved = try String(contentsOf: file, encoding: .utf8)
             #expect(saved == "/layout grid\n")
@@ -298,7 +298,7 @@ import TestSupport
         try "x".write(to: directory.url.appendingPathComponent("kittens-notes.txt"), atomically: true, encoding: .utf8)
         try await withTerminal { pty, events, terminal in
             pty.type("\(directory.path)/kit\t\t\r")
-            #expect(await waitUntil { events.lines.count == 1 })
+            #expect(await poll { events.lines.count == 1 })
             #expect(events.lines == ["\(directory.path)/kit"])
         }
     }
@@ -315,13 +315,13 @@ import TestSupport
         #expect(during.c_lflag & tcflag_t(ICANON) == 0)
         terminal.setStatus("busy")
         pty.type("half")
-        try #require(await waitUntil { pty.visibleLines.suffix(2) == ["busy", "> half"] })
+        try #require(await poll { pty.visibleLines.suffix(2) == ["busy", "> half"] })
         terminal.stop()
         var after = termios()
         tcgetattr(pty.child, &after)
         #expect(after.c_lflag == before.c_lflag)
         #expect(after.c_iflag == before.c_iflag)
-        #expect(await waitUntil { !pty.screen.text.contains("busy") && !pty.screen.text.contains("half") })
+        #expect(await poll { !pty.screen.text.contains("busy") && !pty.screen.text.contains("half") })
     }
 
     @Test func stopFromTheLineHandlerShowsNoNewPrompt() async throws {
@@ -331,11 +331,11 @@ import TestSupport
                 terminal.stop()
             }
             pty.type("/quit\r")
-            #expect(await waitUntil { events.lines == ["/quit"] })
+            #expect(await poll { events.lines == ["/quit"] })
             try await Task.sleep(for: .milliseconds(100))
             #expect(pty.visibleLines.suffix(2) == ["> /quit", "bye"], "\(pty.visibleLines) \(pty.output.debugDescription)")
             terminal.print("after stop")
-            #expect(await waitUntil { pty.visibleLines.last == "after stop" })
+            #expect(await poll { pty.visibleLines.last == "after stop" })
         }
     }
 

@@ -1,19 +1,5 @@
 import Foundation
 
-/// Polls `condition` on the main actor until it holds, letting the main
-/// queue run in between (terminal input arrives there). The timeout is only
-/// a safety net for a broken build, never a performance expectation.
-@MainActor
-func waitUntil(timeout: Duration = .seconds(20), _ condition: @MainActor () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while !condition() {
-        if clock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 /// Both ends of a pipe; closed on deinit unless already closed.
 final class PipePair {
     private(set) var readEnd: Int32

@@ -1,3 +1,5 @@
+import TerminalUI
+
 /// An in-memory `Terminal` for tests of code that talks to a terminal: it
 /// records what was printed and shown, and lets the test play the person at
 /// the keyboard. Behaves like `PlainTerminal` plus a visible status, without
