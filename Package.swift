@@ -1,7 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    // A module sees the members of only the modules it imports: the manifest is the picture.
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+let testSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "flickr",
@@ -37,7 +42,7 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: strict),
+        ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "ImagePipeline", dependencies: [
             "FlickrKit",
             .product(name: "Collections", package: "swift-collections"),
@@ -65,27 +70,33 @@ let package = Package(
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "ImagePipeline", "Sandbox", "FlickrKit", "TestSupport",
+            "TerminalUI", "Sandbox", "FlickrKit", "TestSupport",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen model.
         .target(name: "TestSupport", dependencies: [
-            "CPty", "Sandbox", "FlickrKit", "Platform", "TerminalUI",
+            "CPty", "Sandbox", "FlickrKit", "TerminalUI",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
-        .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: strict),
-        .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "TestSupport"],
-                    exclude: ["Recorded"], swiftSettings: strict),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "FlickrViewModelsTests", dependencies: ["FlickrViewModels", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", "Sandbox"],
-                    swiftSettings: strict),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "TestSupport"],
-                    swiftSettings: strict),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "flickr"],
-                    swiftSettings: strict),
+        .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
+        .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "Sandbox", "TestSupport"],
+                    exclude: ["Recorded"], swiftSettings: testSettings),
+        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "FlickrKit", "Sandbox", "TestSupport"],
+                    swiftSettings: testSettings),
+        .testTarget(name: "FlickrViewModelsTests", dependencies: [
+            "FlickrViewModels", "FlickrKit", "ImagePipeline", "TestSupport",
+        ],
+                    swiftSettings: testSettings),
+        .testTarget(name: "TerminalUITests", dependencies: [
+            "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
+            "CPty", "CTurboJPEG",
+        ],
+                    swiftSettings: testSettings),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "FlickrKit", "TestSupport"],
+                    swiftSettings: testSettings),
+        // `flickr` is listed so the binary the tests start is built first.
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Sandbox", "flickr"],
+                    swiftSettings: testSettings),
     ]
 )

@@ -1,3 +1,5 @@
+import Binding
+
 /// How far the current page's thumbnails have come, for the status line.
 public struct DownloadProgress: Sendable, Equatable {
     public var total = 0

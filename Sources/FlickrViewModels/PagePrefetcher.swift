@@ -1,3 +1,4 @@
+import ImagePipeline
 import FlickrKit
 
 /// The next page, fetched ahead of time with its thumbnails loading at low

@@ -1,3 +1,4 @@
+import Binding
 import FlickrViewModels
 
 /// What each line typed at the prompt does.

@@ -1,3 +1,4 @@
+import Binding
 import FlickrViewModels
 import Foundation
 

@@ -1,0 +1,86 @@
+@preconcurrency import CReadline
+import Dispatch
+import Foundation
+import Platform
+
+/// Readline's accept-line, preceded by taking the status line off the screen.
+func readlineAcceptLine(_ count: Int32, _ key: Int32) -> Int32 {
+    MainActor.assumeIsolated { ReadlineBridge.active?.prepareToAccept() }
+    return rl_newline(count, key)
+}
+
+/// Carries a C pointer out of `MainActor.assumeIsolated` back to readline on
+/// the same (main) thread; it never crosses threads, hence unchecked.
+struct CResult<Value>: @unchecked Sendable {
+    let value: Value?
+    init(_ value: Value?) { self.value = value }
+}
+
+/// How readline's context-free C callbacks reach the running terminal.
+@MainActor
+enum ReadlineBridge {
+    static var active: ReadlineTerminal?
+
+    /// Readline keeps the pointer, so it must live for the whole process.
+    static let programName: UnsafePointer<CChar>? = UnsafePointer(strdup("flickr"))
+
+    static func release(_ terminal: ReadlineTerminal) {
+        if active === terminal { active = nil }
+    }
+
+    /// A copy readline may keep for the rest of the process.
+    static func persistentCString(_ text: String) -> UnsafePointer<CChar>? {
+        UnsafePointer(strdup(text))
+    }
+
+    /// Readline decides at its first initialisation whether input is UTF-8;
+    /// in the "C" locale it would echo "é" as octal escapes. Use the
+    /// environment's locale if it is UTF-8, else C.UTF-8.
+    static func useUTF8Locale() {
+        if let name = setlocale(LC_CTYPE, ""), isUTF8(String(cString: name)) { return }
+        _ = setlocale(LC_CTYPE, "C.UTF-8")
+    }
+
+    private static func isUTF8(_ locale: String) -> Bool {
+        let lowered = locale.lowercased()
+        return lowered.contains("utf-8") || lowered.contains("utf8")
+    }
+}
+
+/// Puts the tty back at process exit if the app exits without calling
+/// `stop()`: readline leaves it in non-canonical, no-echo mode with bracketed
+/// paste switched on.
+enum TerminalModeGuard {
+    private struct Saved {
+        var input: Int32
+        var output: Int32
+        var modes: termios
+    }
+
+    /// Written on the main thread around readline's use of the tty; read by
+    /// the exit handler, which runs on the exiting thread once the app is done.
+    nonisolated(unsafe) private static var saved: Saved?
+    nonisolated(unsafe) private static var registered = false
+
+    static func save(input: Int32, output: Int32) {
+        var modes = termios()
+        guard tcgetattr(input, &modes) == 0 else { return }
+        saved = Saved(input: input, output: output, modes: modes)
+        if !registered {
+            registered = true
+            atexit { TerminalModeGuard.restore(leavingBracketedPaste: true) }
+        }
+    }
+
+    /// Re-applies the saved modes (once). At exit it also switches bracketed
+    /// paste off, which `rl_callback_handler_remove` does on a normal stop.
+    static func restore(leavingBracketedPaste: Bool = false) {
+        guard var state = saved else { return }
+        saved = nil
+        if leavingBracketedPaste {
+            let sequence: [UInt8] = Array("\u{1B}[?2004l".utf8)
+            _ = sequence.withUnsafeBytes { write(state.output, $0.baseAddress, $0.count) }
+        }
+        _ = tcsetattr(state.input, TCSANOW, &state.modes)
+    }
+}

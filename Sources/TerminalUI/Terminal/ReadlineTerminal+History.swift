@@ -1,0 +1,88 @@
+@preconcurrency import CReadline
+import Dispatch
+import Foundation
+import Platform
+
+/// History across launches and Tab completion.
+extension ReadlineTerminal {
+    // MARK: - History
+
+    func loadHistory() {
+        clear_history()
+        stifle_history(Int32(clamping: historyLimit))
+        lastHistoryLine = nil
+        guard let historyFile else { return }
+        let directory = historyFile.deletingLastPathComponent()
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // ENOENT on first launch is normal; an unreadable file only costs recall.
+        _ = read_history(historyFile.path)
+        if history_length > 0, let entry = history_get(history_base + history_length - 1), let text = entry.pointee.line {
+            lastHistoryLine = String(cString: text)
+        }
+    }
+
+    /// Adds a typed line (trailing blanks, e.g. left by completion, removed)
+    /// unless it is blank, repeats the previous entry, or the filter refuses it.
+    func recordHistory(_ typed: String) {
+        var line = Substring(typed)
+        while line.last?.isWhitespace == true { line.removeLast() }
+        let entry = String(line)
+        guard !entry.allSatisfy(\.isWhitespace), entry != lastHistoryLine else { return }
+        if let historyFilter, !historyFilter(typed) { return }
+        add_history(entry)
+        lastHistoryLine = entry
+    }
+
+    func saveHistory() {
+        guard let historyFile else { return }
+        let path = historyFile.path
+        if write_history(path) == 0 {
+            _ = history_truncate_file(path, Int32(clamping: historyLimit))
+        }
+    }
+
+    // MARK: - Completion
+
+    /// Completes whole command lines: the text before the cursor must be a
+    /// prefix of a completion; readline gets the part from the current word on.
+    func complete(
+        text: UnsafePointer<CChar>?, start: Int32, end: Int32
+    ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
+        rl_attempted_completion_over = 1
+        guard let buffer = rl_line_buffer, start >= 0, end >= start else { return nil }
+        let typed = Array(UnsafeBufferPointer(start: UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self),
+                                              count: Int(end)))
+        pendingMatches = completions.compactMap { candidate in
+            let bytes = Array(candidate.utf8)
+            guard bytes.count >= typed.count, bytes.starts(with: typed) else { return nil }
+            return String(decoding: bytes[Int(start)...], as: UTF8.self)
+        }
+        nextMatch = 0
+        guard let text, !pendingMatches.isEmpty else { return nil }
+        return rl_completion_matches(text) { _, state in
+            MainActor.assumeIsolated {
+                CResult(ReadlineBridge.active?.nextCompletion(restart: state == 0))
+            }.value
+        }
+    }
+
+    /// Lists several matches on one line above the status and prompt, so the
+    /// status stays just above the prompt (readline's own listing would push
+    /// the prompt below it).
+    func displayMatches(_ matches: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, count: Int) {
+        guard let matches, count > 0, phase == .reading, let output else { return }
+        let names = (1...count).compactMap { index in matches[index].map { TextSanitizer.sanitize(String(cString: $0)) } }
+        hidePrompt()
+        output.write(names.joined(separator: "  ") + "\r\n")
+        showPrompt()
+        output.flush()
+    }
+
+    func nextCompletion(restart: Bool) -> UnsafeMutablePointer<CChar>? {
+        if restart { nextMatch = 0 }
+        guard nextMatch < pendingMatches.count else { return nil }
+        defer { nextMatch += 1 }
+        return strdup(pendingMatches[nextMatch])
+    }
+}

@@ -1,0 +1,172 @@
+@preconcurrency import CReadline
+import Dispatch
+import Foundation
+import Platform
+
+/// Input: the read source on stdin, accepted lines, end of input, and signals.
+extension ReadlineTerminal {
+    // MARK: - Input
+
+    func openInput() -> UnsafeMutablePointer<FILE>? {
+        if inputDescriptor == STDIN_FILENO { return stdin }
+        let copy = dup(inputDescriptor)
+        guard copy >= 0 else { return nil }
+        guard let stream = fdopen(copy, "r") else {
+            close(copy)
+            return nil
+        }
+        return stream
+    }
+
+    func watchInput() {
+        let source = DispatchSource.makeReadSource(fileDescriptor: inputDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.phase == .reading else { return }
+                rl_callback_read_char()
+            }
+        }
+        readSource = source
+        source.resume()
+    }
+
+    /// Enter first takes the status line off the screen, so that accepted
+    /// lines do not leave stale status rows in the scrollback.
+    func bindAcceptKeys() {
+        for mapName in ["emacs", "vi-insert", "vi-command"] {
+            guard let keymap = rl_get_keymap_by_name(mapName) else { continue }
+            rl_bind_key_in_map(0x0D, readlineAcceptLine, keymap)
+            rl_bind_key_in_map(0x0A, readlineAcceptLine, keymap)
+        }
+    }
+
+    func prepareToAccept() {
+        guard phase == .reading, statusShown else { return }
+        hidePrompt()
+        rl_forced_update_display()
+    }
+
+    func handleLine(_ pointer: UnsafeMutablePointer<CChar>?) {
+        guard phase == .reading else {
+            free(pointer)
+            return
+        }
+        guard let pointer else {
+            handleEndOfInput()
+            return
+        }
+        let line = String(cString: pointer)
+        free(pointer)
+        recordHistory(line)
+        phase = .inLineHandler
+        handlers.onLine(line)
+        guard phase == .inLineHandler else { return }  // stop() was called
+        phase = .reading
+        // Readline shows the prompt once this returns; the status goes above it.
+        if let status, let output {
+            output.write(statusLine(status) + "\r\n")
+            statusShown = true
+            output.flush()
+        }
+    }
+
+    /// Ctrl-D on an empty line, or the terminal went away. Input stops here;
+    /// the app is expected to call `stop()` from `onEOF`.
+    func handleEndOfInput() {
+        // Leaving raw mode with bracketed paste on, readline already moved to
+        // the next row; otherwise the cursor is still after the prompt.
+        let movedDown = rl_variable_value("enable-bracketed-paste").map { String(cString: $0) == "on" } ?? false
+        rl_callback_handler_remove()
+        readSource?.cancel()
+        readSource = nil
+        if let output {
+            if movedDown { output.write("\u{1B}[A") }
+            output.write("\r\u{1B}[K")
+            if statusShown {
+                output.write("\u{1B}[A\r\u{1B}[K")
+                statusShown = false
+            }
+            output.write(visiblePrompt + "\r\n")
+            output.flush()
+        }
+        phase = .inLineHandler
+        handlers.onEOF()
+        if phase == .inLineHandler { phase = .reading }
+    }
+
+    /// The prompt without readline's invisible-text markers.
+    var visiblePrompt: String {
+        prompt.filter { $0 != "\u{01}" && $0 != "\u{02}" }
+    }
+
+    // MARK: - Signals
+
+    func watchSignals() {
+        // A plain `kill`, a closed window or Ctrl-\ must not leave the tty in
+        // raw mode nor lose history; they are taken only when nobody else in
+        // the process has claimed them.
+        let terminating = [SIGTERM, SIGHUP, SIGQUIT].filter(SignalWatcher.hasDefaultDisposition)
+        // Ctrl-Z: only under a job-control shell (otherwise SIGTSTP is ignored).
+        let suspending = [SIGTSTP].filter(SignalWatcher.hasDefaultDisposition)
+        signalWatcher = SignalWatcher(
+            signals: [SIGINT, SIGWINCH] + terminating + suspending, onMainActor: { [weak self] number in
+            guard let self, self.phase == .reading || self.phase == .inLineHandler else { return }
+            switch number {
+            case SIGINT:
+                guard self.phase == .reading else { return }
+                self.handleInterrupt()
+            case SIGWINCH:
+                guard self.phase == .reading else { return }
+                self.handleResize()
+            case SIGTSTP:
+                guard self.phase == .reading else { return }
+                self.handleSuspend()
+            default:
+                // The app saves what it must (it stops this terminal, which
+                // saves history and restores the tty); then die as the signal would.
+                self.handlers.onTerminate(number)
+                self.stop()
+                Platform.dieBy(signal: number)
+            }
+        })
+    }
+
+    /// Ctrl-C: drop whatever is typed (and any search or argument in
+    /// progress), redraw an empty prompt in place, then tell the app.
+    func handleInterrupt() {
+        rl_free_line_state()
+        rl_callback_sigcleanup()
+        rl_clear_visible_line()
+        rl_replace_line("", 1)
+        rl_point = 0
+        rl_mark = 0
+        rl_forced_update_display()
+        output?.flush()
+        handlers.onInterrupt()
+    }
+
+    /// Ctrl-Z: give the shell a sane tty, stop, and on `fg` take raw mode
+    /// back and draw the prompt afresh (the screen may hold anything by then).
+    func handleSuspend() {
+        let sizeBefore = size
+        hidePrompt()
+        output?.flush()
+        rl_deprep_terminal()
+        signalWatcher?.suspendProcess()
+        rl_prep_terminal(0)
+        rl_reset_screen_size()
+        showPrompt()
+        output?.flush()
+        if size != sizeBefore { handlers.onResize(size) }
+    }
+
+    func handleResize() {
+        rl_resize_terminal()
+        if statusShown {
+            hidePrompt()
+            showPrompt()
+        }
+        output?.flush()
+        handlers.onResize(size)
+    }
+}
