@@ -79,13 +79,17 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
+        .testTarget(name: "PlatformTests", dependencies: [
+            "Platform", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: testSettings),
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "Sandbox", "TestSupport"],
                     exclude: ["Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "FlickrKit", "Sandbox", "TestSupport"],
                     swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "FlickrKit", "ImagePipeline", "TestSupport",
+            "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
