@@ -1,15 +1,16 @@
 import FlickrKit
 import Foundation
 import ImagePipeline
+import NIOConcurrencyHelpers
 
 /// A provider over an in-memory list of photos: pages are slices of it, as a
 /// real service would serve them. Counts its calls; can be told to fail.
 final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
-    // @unchecked: every mutable field is guarded by `lock`.
+    // @unchecked: every mutable field is guarded by `lock`, a lock the thread sanitizer sees.
     let displayName: String
     let maxResults: Int?
     private let photos: [Photo]
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var _calls: [(query: String?, page: Int)] = []
     private var _failure: (any Error)?
 
@@ -63,7 +64,7 @@ final class ScriptedFetcher: ImageFetching, @unchecked Sendable {
     // @unchecked: mutable state guarded by `lock`.
     static let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46, 0x00, 0xFF, 0xD9])
 
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var _fetched: [URL] = []
     private var held: Bool
     private var failing: [String: Int] = [:]

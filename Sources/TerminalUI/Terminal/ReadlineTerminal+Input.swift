@@ -105,7 +105,9 @@ extension ReadlineTerminal {
         // A plain `kill`, a closed window or Ctrl-\ must not leave the tty in
         // raw mode nor lose history; they are taken only when nobody else in
         // the process has claimed them.
-        let terminating = [SIGTERM, SIGHUP, SIGQUIT].filter(SignalWatcher.hasDefaultDisposition)
+        // SIGQUIT (Ctrl-\) is always taken: the Swift runtime's backtracer
+        // claims it by default and would leave the tty raw.
+        let terminating = [SIGTERM, SIGHUP].filter(SignalWatcher.hasDefaultDisposition) + [SIGQUIT]
         // Ctrl-Z: only under a job-control shell (otherwise SIGTSTP is ignored).
         let suspending = [SIGTSTP].filter(SignalWatcher.hasDefaultDisposition)
         signalWatcher = SignalWatcher(

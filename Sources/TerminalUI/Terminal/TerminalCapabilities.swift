@@ -26,13 +26,15 @@ public struct TerminalCapabilities: Sendable, Equatable {
         stdoutIsTTY: Bool
     ) -> TerminalCapabilities {
         let term = environment["TERM"]
-        let usableTerm = term.map { !$0.isEmpty && $0 != "dumb" } ?? false
+        let usableTerm = Platform.usableTerm(environment)
         let noColor = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         return TerminalCapabilities(isTTY: stdinIsTTY && stdoutIsTTY && usableTerm, noColor: noColor, term: term)
     }
 
     /// The capabilities of this process's stdin/stdout and environment.
     public static func current(environment: [String: String]) -> TerminalCapabilities {
-        detect(environment: environment, stdinIsTTY: isatty(STDIN_FILENO) == 1, stdoutIsTTY: isatty(STDOUT_FILENO) == 1)
+        detect(
+            environment: environment,
+            stdinIsTTY: isatty(Platform.standardInput) == 1, stdoutIsTTY: isatty(Platform.standardOutput) == 1)
     }
 }
