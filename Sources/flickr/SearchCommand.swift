@@ -1,6 +1,7 @@
 import ArgumentParser
-import FlickrKit
+import FlickrViewModels
 import Foundation
+import TerminalUI
 
 /// `flickr search QUERY`: prints pages of results, as text or JSON Lines.
 struct SearchCommand: AsyncParsableCommand {
@@ -26,10 +27,7 @@ struct SearchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let text = query.joined(separator: " ")
-        try await listing.print(provider: provider) { provider, page, perPage in
-            try await provider.search(text, page: page, perPage: perPage)
-        }
+        try await listing.print(.search(query.joined(separator: " ")), provider: provider)
     }
 }
 
@@ -43,9 +41,7 @@ struct RecentCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func run() async throws {
-        try await listing.print(provider: provider) { provider, page, perPage in
-            try await provider.recent(page: page, perPage: perPage)
-        }
+        try await listing.print(.recent, provider: provider)
     }
 }
 
@@ -66,38 +62,14 @@ struct ListingOptions: ParsableArguments {
     }
 
     /// Fetches the pages and prints them; stops at the last page the provider serves.
-    func print(
-        provider options: ProviderOptions,
-        fetch: @Sendable (FlickrProvider, _ page: Int, _ perPage: Int) async throws -> PhotoPage
-    ) async throws {
+    func print(_ query: ResultQuery, provider options: ProviderOptions) async throws {
         let connection = try await options.connect()
-        let output = ListingOutput(json: json, provider: connection.provider)
-        var index = 0
-        var number = page
+        let job = ListingJob(query: query, firstPage: page, pages: pages, perPage: options.perPage)
         do {
-            while number < page + pages {
-                let result = try await fetch(connection.provider, number, options.perPage)
-                if !json && number == page {
-                    output.header(result)
-                }
-                for photo in result.photos {
-                    index += 1
-                    output.write(photo, page: number, index: index)
-                }
-                let last = connection.provider.lastServedPage(pages: result.pages, perPage: options.perPage)
-                if number >= last {
-                    if number < page + pages - 1 {
-                        output.note(last < result.pages
-                            ? "Stopped after page \(number): \(connection.provider.displayName) serves only the first \(FlickrProvider.resultCap) results."
-                            : "Stopped after page \(number), the last page.")
-                    }
-                    break
-                }
-                number += 1
-            }
+            try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
         } catch {
             await connection.close()
-            throw CommandFailure(message: String(describing: error))
+            throw CommandFailure(message: error.message)
         }
         await connection.close()
     }

@@ -128,3 +128,12 @@ import Testing
         #expect(StatusText.progress(progress) == "24/30 thumbnails · 380 KB · 1 failed")
     }
 }
+
+@Suite struct ListingPrinterTests {
+    @Test func jsonEscapesControlAndBidiCharactersSoATitleCannotSpoofATerminal() {
+        let title = "evil\u{202E}gpj.exe\u{1B}[2J\u{2066}x\u{7F}"
+        let escaped = ListingPrinter.jsonString(title)
+        #expect(escaped == "\"evil\\u202egpj.exe\\u001b[2J\\u2066x\\u007f\"")
+        #expect(!escaped.unicodeScalars.contains { $0.value < 0x20 || (0x202A...0x202E).contains($0.value) })
+    }
+}

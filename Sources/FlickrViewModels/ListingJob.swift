@@ -1,0 +1,84 @@
+import FlickrKit
+import Foundation
+
+/// One photo of `flickr search`/`recent` output, as the printer shows it.
+public struct ListedPhoto: Sendable, Equatable {
+    public var page: Int
+    /// 1-based over the whole output.
+    public var index: Int
+    public var id: String
+    public var title: String
+    public var owner: String
+    public var ownerName: String?
+    public var dateTaken: String?
+    /// The size the grid uses, and the size `/open` uses.
+    public var thumbnailURL: String?
+    public var imageURL: String?
+}
+
+/// Hears what a listing produced; the terminal layer prints it.
+public protocol ListingSink {
+    func header(page: Int, pages: Int, total: Int)
+    func photo(_ photo: ListedPhoto)
+    /// A remark about the listing itself (where it stopped).
+    func note(_ text: String)
+}
+
+/// `flickr search` and `recent`: fetches `pages` pages from `firstPage` on,
+/// stopping at the last page the provider serves, and hands every photo to
+/// the sink in the provider's order.
+public struct ListingJob: Sendable {
+    public var query: ResultQuery
+    public var firstPage: Int
+    public var pages: Int
+    public var perPage: Int
+
+    public init(query: ResultQuery, firstPage: Int, pages: Int, perPage: Int) {
+        self.query = query
+        self.firstPage = firstPage
+        self.pages = pages
+        self.perPage = perPage
+    }
+
+    /// - Throws: the provider's error, worded for a person, as `ListingError`.
+    public func run(provider: any PhotoProvider, thumbnailSize: PhotoSize = .square150, into sink: some ListingSink) async throws(ListingError) {
+        var index = 0
+        var number = firstPage
+        while number < firstPage + pages {
+            let result: PhotoPage
+            do {
+                result = switch query {
+                case .search(let text): try await provider.search(text, page: number, perPage: perPage)
+                case .recent: try await provider.recent(page: number, perPage: perPage)
+                }
+            } catch {
+                throw ListingError(message: userMessage(for: error))
+            }
+            if number == firstPage { sink.header(page: result.page, pages: result.pages, total: result.total) }
+            for photo in result.photos {
+                index += 1
+                sink.photo(ListedPhoto(
+                    page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
+                    ownerName: photo.ownerName, dateTaken: photo.dateTaken,
+                    thumbnailURL: provider.imageURL(for: photo, size: thumbnailSize)?.absoluteString,
+                    imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString))
+            }
+            let last = provider.lastServedPage(pages: result.pages, perPage: perPage)
+            if number >= last {
+                if number < firstPage + pages - 1 {
+                    sink.note(last < result.pages
+                        ? "Stopped after page \(number): \(provider.displayName) serves only the first \(provider.maxResults ?? result.total) results."
+                        : "Stopped after page \(number), the last page.")
+                }
+                return
+            }
+            number += 1
+        }
+    }
+}
+
+/// Why a listing stopped, worded for a person.
+public struct ListingError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
