@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Synthesises each photo's JPEGs: a per-photo sky and ground gradient, a
@@ -22,7 +23,7 @@ final class ImageRenderer: Sendable {
 
     private let seed: UInt64
     private let byteLimit: Int
-    private let cache = Locked(Cache())
+    private let cache = NIOLockedValueBox(Cache())
 
     init(seed: UInt64, byteLimit: Int = 64 << 20) {
         self.seed = seed
@@ -32,7 +33,7 @@ final class ImageRenderer: Sendable {
     /// The JPEG of one size of `photo`, from the cache or freshly encoded.
     func jpeg(for photo: CatalogPhoto, size: SandboxImageSize) throws -> ByteBuffer {
         let key = "\(photo.index)/\(size.rawValue)"
-        let cached = cache.withLock { cache -> ByteBuffer? in
+        let cached = cache.withLockedValue { cache -> ByteBuffer? in
             guard var entry = cache.entries[key] else { return nil }
             cache.clock += 1
             entry.lastUse = cache.clock
@@ -48,7 +49,7 @@ final class ImageRenderer: Sendable {
     }
 
     private func store(_ bytes: ByteBuffer, key: String) {
-        cache.withLock { cache in
+        cache.withLockedValue { cache in
             cache.clock += 1
             if let old = cache.entries.updateValue(Entry(bytes: bytes, lastUse: cache.clock), forKey: key) {
                 cache.totalBytes -= old.bytes.readableBytes

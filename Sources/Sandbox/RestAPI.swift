@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Answers `/services/rest/` calls against the catalog, as Flickr would.
 final class RestAPI: Sendable {
@@ -11,7 +12,7 @@ final class RestAPI: Sendable {
     private let requiredAPIKey: String?
     /// Recent searches by text and sort, so paging through one query does
     /// not intersect posting lists again.
-    private let searchCache = Locked<[String: [Int]]>([:])
+    private let searchCache = NIOLockedValueBox<[String: [Int]]>([:])
 
     init(catalog: Catalog, requiredAPIKey: String?) {
         self.catalog = catalog
@@ -96,9 +97,9 @@ final class RestAPI: Sendable {
 
     private func cachedSearch(text: String, sort: SearchSort) -> [Int] {
         let key = sort.rawValue + "\u{0}" + text.lowercased()
-        if let hit = searchCache.withLock({ $0[key] }) { return hit }
+        if let hit = searchCache.withLockedValue({ $0[key] }) { return hit }
         let result = catalog.search(text: text, sort: sort)
-        searchCache.withLock { cache in
+        searchCache.withLockedValue { cache in
             if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
             cache[key] = result
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Routes requests, applies latency, faults and throttling, and keeps the
@@ -12,8 +13,8 @@ final class SandboxHandler: Sendable {
     private let images: ImageRenderer
     private let faults: FaultInjector
     /// `host:port` used in image URLs when a request carries no usable Host.
-    private let fallbackAuthority = Locked("127.0.0.1:0")
-    private let shuttingDown = Locked(false)
+    private let fallbackAuthority = NIOLockedValueBox("127.0.0.1:0")
+    private let shuttingDown = NIOLockedValueBox(false)
 
     init(configuration: SandboxConfiguration) {
         self.configuration = configuration
@@ -24,12 +25,12 @@ final class SandboxHandler: Sendable {
     }
 
     func setAddress(hostPart: String, port: Int) {
-        fallbackAuthority.withLock { $0 = "\(hostPart):\(port)" }
+        fallbackAuthority.withLockedValue { $0 = "\(hostPart):\(port)" }
     }
 
-    func beginShutdown() { shuttingDown.withLock { $0 = true } }
+    func beginShutdown() { shuttingDown.withLockedValue { $0 = true } }
 
-    private var isShuttingDown: Bool { shuttingDown.withLock { $0 } }
+    private var isShuttingDown: Bool { shuttingDown.withLockedValue { $0 } }
 
     // MARK: - Routing
 
@@ -154,7 +155,7 @@ final class SandboxHandler: Sendable {
            host.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || ".:-[]".unicodeScalars.contains($0)) }) {
             return host
         }
-        return fallbackAuthority.withLock { $0 }
+        return fallbackAuthority.withLockedValue { $0 }
     }
 
     // MARK: - Sending
@@ -167,7 +168,7 @@ final class SandboxHandler: Sendable {
         let responseBody = ResponseBody(contentLength: body.readableBytes) { writer in
             do {
                 let toSend = reset ? (body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer()) : body
-                try await Self.send(toSend, to: &writer, kBps: throttle, tracker: tracker) { shuttingDown.withLock { $0 } }
+                try await Self.send(toSend, to: &writer, kBps: throttle, tracker: tracker) { shuttingDown.withLockedValue { $0 } }
                 if reset {
                     // Announced the whole length, sent half: the client sees the connection drop.
                     tracker.end(aborted: false)
@@ -236,7 +237,7 @@ final class ResponseTracker: Sendable {
     private let recorder: StatsRecorder
     private let sequence: Int
     private let kind: StatsRecorder.Kind
-    private let ended = Locked(false)
+    private let ended = NIOLockedValueBox(false)
 
     init(recorder: StatsRecorder, sequence: Int, kind: StatsRecorder.Kind) {
         self.recorder = recorder
@@ -247,7 +248,7 @@ final class ResponseTracker: Sendable {
     func sent(_ count: Int) { recorder.addBytes(count, kind: kind, sequence: sequence) }
 
     func end(aborted: Bool) {
-        let first = ended.withLock { ended -> Bool in
+        let first = ended.withLockedValue { ended -> Bool in
             defer { ended = true }
             return !ended
         }
