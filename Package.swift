@@ -78,8 +78,10 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", "Sandbox"],
                     swiftSettings: strict),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "TestSupport"],
-                    swiftSettings: strict),
+        .testTarget(name: "SandboxTests", dependencies: [
+            "Sandbox", "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ], exclude: ["Peers"], swiftSettings: strict),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "flickr"],
                     swiftSettings: strict),
     ]
