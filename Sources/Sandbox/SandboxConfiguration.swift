@@ -24,8 +24,11 @@ public struct SandboxConfiguration: Sendable {
 
 /// Deliberate failures, chosen deterministically: a URL is faulty when the
 /// hash of the fault seed and its key falls under `rate`. The key is the
-/// path for images and the path with its query for REST calls (every REST
-/// call shares one path), with credentials and OAuth values left out.
+/// path for images; for Flickr REST calls it is the path with the call's
+/// parameters (query and form body, as every call shares one path), for
+/// Shutterstock calls the path with its query, in both cases without
+/// credentials and OAuth values (nonces and timestamps change every call).
+/// The `rest` scope covers the Shutterstock `/v2/*` endpoints too.
 public struct FaultConfiguration: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// HTTP `status` with a short text body.
