@@ -20,25 +20,27 @@ import Darwin
 /// the dispatch source is thread-safe.
 public final class SignalWatcher: @unchecked Sendable {
     private let source: any DispatchSourceRead
+    private let pipe: SignalPipe
     private var previous: [(signal: Int32, action: sigaction)] = []
 
     /// Installs handlers for `signals`; `onSignal` runs on `queue`, once per
     /// delivery (a burst of one signal may arrive as one call). Nil when the
     /// process cannot make a pipe (then the signals keep their default action).
     public init?(signals: [Int32], queue: DispatchQueue, onSignal: @escaping @Sendable (Int32) -> Void) {
-        let readEnd = SignalPipe.readEnd
-        guard readEnd >= 0, SignalPipe.writeEnd >= 0 else { return nil }
-        SignalPipe.drain()
-        source = DispatchSource.makeReadSource(fileDescriptor: readEnd, queue: queue)
+        guard let pipe = SignalPipe(), signals.allSatisfy({ $0 > 0 && $0 < SignalPipe.routeCount }) else { return nil }
+        self.pipe = pipe
+        source = DispatchSource.makeReadSource(fileDescriptor: pipe.readEnd, queue: queue)
         source.setEventHandler {
             var last: Int32?
-            for number in SignalPipe.drain() where number != last {
+            for number in pipe.drain() where number != last {
                 onSignal(number)
                 last = number
             }
         }
         source.resume()
         for number in signals {
+            // Route this signal to this watcher's pipe before the handler can run.
+            SignalPipe.routes[Int(number)] = pipe.writeEnd
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = { number in
@@ -108,40 +110,58 @@ public final class SignalWatcher: @unchecked Sendable {
         for (number, action) in previous.reversed() {
             var old = action
             sigaction(number, &old, nil)
+            if SignalPipe.routes[Int(number)] == pipe.writeEnd { SignalPipe.routes[Int(number)] = -1 }
         }
         previous = []
         source.cancel()
     }
 }
 
-/// The process-wide pipe the signal handler writes into. Created once, before
-/// any handler is installed, so the handler only ever reads an
-/// already-initialised descriptor.
-enum SignalPipe {
-    private static let descriptors: (read: Int32, write: Int32) = {
+/// The pipe a watcher's signals are written into. The handler finds it
+/// through `routes`, a fixed table indexed by signal number that is written
+/// before a handler is installed and only read inside the handler (a plain
+/// load, async-signal-safe). Each watcher has its own pipe, so two watchers
+/// never read each other's signals.
+final class SignalPipe: Sendable {
+    static let routeCount: Int32 = 65
+    nonisolated(unsafe) static let routes: UnsafeMutablePointer<Int32> = {
+        let table = UnsafeMutablePointer<Int32>.allocate(capacity: Int(routeCount))
+        table.initialize(repeating: -1, count: Int(routeCount))
+        return table
+    }()
+
+    let readEnd: Int32
+    let writeEnd: Int32
+
+    init?() {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return (-1, -1) }
+        guard pipe(&fds) == 0 else { return nil }
         for descriptor in fds {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         }
-        return (fds[0], fds[1])
-    }()
+        readEnd = fds[0]
+        writeEnd = fds[1]
+    }
 
-    static var readEnd: Int32 { descriptors.read }
-    static var writeEnd: Int32 { descriptors.write }
+    deinit {
+        close(readEnd)
+        close(writeEnd)
+    }
 
-    /// Async-signal-safe: one `write`, errno preserved.
+    /// Async-signal-safe: one table load and one `write`, errno preserved.
     static func send(_ number: Int32) {
+        guard number > 0, number < routeCount else { return }
+        let descriptor = routes[Int(number)]
+        guard descriptor >= 0 else { return }
         let saved = errno
         var byte = UInt8(truncatingIfNeeded: number)
-        _ = write(writeEnd, &byte, 1)
+        _ = write(descriptor, &byte, 1)
         errno = saved
     }
 
     /// Reads every pending signal number (the read end never blocks).
-    @discardableResult
-    static func drain() -> [Int32] {
+    func drain() -> [Int32] {
         var numbers: [Int32] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {

@@ -68,16 +68,30 @@ struct CatalogGenerator {
         let server = usesNewServer ? "65535" : String(1_000 + random.below(8_999))
         let farm = usesNewServer ? 66 : 1 + random.below(9)
         let (width, height) = Self.originalSize(random: &random)
+        // Drawn last, so adding them left every earlier field of a photo as it was.
+        func hexSecret() -> String { String(random.next() & 0xFF_FFFF_FFFF, radix: 16).leftPadded(to: 10) }
+        let originalSecret = hexSecret()
+        let secret1600 = hexSecret()
+        let secret2048 = hexSecret()
+        // Most photos are seen a little, a few a lot.
+        let views = Int(pow(random.unit(), 3) * 20_000)
+        let license = random.pick(Self.licenses)
         return CatalogPhoto(
             index: index, id: String(id), owner: owner.nsid, ownerName: owner.name, secret: secret,
             server: server, farm: farm, title: title, description: description, tags: tags,
             dateUpload: upload, dateTaken: CalendarDate(unix: taken).text,
-            originalWidth: width, originalHeight: height)
+            originalWidth: width, originalHeight: height, originalSecret: originalSecret,
+            secret1600: secret1600, secret2048: secret2048, views: views, license: license)
     }
 
-    /// Landscape most often, then portrait, then square.
+    /// All rights reserved most often, then the Creative Commons licenses.
+    private static let licenses = [0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6, 9, 10]
+
+    /// Landscape most often, then portrait, then square; rarely small.
     private static func originalSize(random: inout SplitMix64) -> (Int, Int) {
         let roll = random.unit()
+        // A few small originals, which have no 800 px and larger sizes.
+        if roll < 0.03 { return random.pick([(640, 480), (800, 600), (1024, 683), (480, 640)]) }
         if roll < 0.6 { return random.pick([(4000, 3000), (6000, 4000), (3840, 2160), (4032, 3024)]) }
         if roll < 0.88 { return random.pick([(3000, 4000), (4000, 6000), (3024, 4032)]) }
         return (3000, 3000)

@@ -1,9 +1,11 @@
+import NIOConcurrencyHelpers
+
 /// Decides which requests fail, per `FaultConfiguration`: the same URLs
 /// fail on every run with the same fault seed.
 final class FaultInjector: Sendable {
     let configuration: FaultConfiguration
     /// Requests seen per faulty key, for `times`.
-    private let counts = Locked<[String: Int]>([:])
+    private let counts = NIOLockedValueBox<[String: Int]>([:])
 
     init(configuration: FaultConfiguration) {
         self.configuration = configuration
@@ -19,7 +21,7 @@ final class FaultInjector: Sendable {
         }
         guard isFaulty(key) else { return false }
         guard configuration.times > 0 else { return true }
-        let seen = counts.withLock { counts -> Int in
+        let seen = counts.withLockedValue { counts -> Int in
             counts[key, default: 0] += 1
             return counts[key, default: 0]
         }

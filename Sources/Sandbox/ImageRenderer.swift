@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Synthesises each photo's JPEGs: a per-photo sky and ground gradient, a
@@ -22,7 +23,7 @@ final class ImageRenderer: Sendable {
 
     private let seed: UInt64
     private let byteLimit: Int
-    private let cache = Locked(Cache())
+    private let cache = NIOLockedValueBox(Cache())
 
     init(seed: UInt64, byteLimit: Int = 64 << 20) {
         self.seed = seed
@@ -31,8 +32,14 @@ final class ImageRenderer: Sendable {
 
     /// The JPEG of one size of `photo`, from the cache or freshly encoded.
     func jpeg(for photo: CatalogPhoto, size: SandboxImageSize) throws -> ByteBuffer {
-        let key = "\(photo.index)/\(size.rawValue)"
-        let cached = cache.withLock { cache -> ByteBuffer? in
+        let (width, height) = photo.dimensions(size)
+        return try jpeg(for: photo, width: width, height: height, variant: size.rawValue)
+    }
+
+    /// The picture of `photo` at any pixel size; `variant` names the size in the cache.
+    func jpeg(for photo: CatalogPhoto, width: Int, height: Int, variant: String) throws -> ByteBuffer {
+        let key = "\(photo.index)/\(variant)"
+        let cached = cache.withLockedValue { cache -> ByteBuffer? in
             guard var entry = cache.entries[key] else { return nil }
             cache.clock += 1
             entry.lastUse = cache.clock
@@ -40,7 +47,6 @@ final class ImageRenderer: Sendable {
             return entry.bytes
         }
         if let cached { return cached }
-        let (width, height) = photo.dimensions(size)
         let pixels = Self.paint(width: width, height: height, scene: Scene(photo: photo, seed: seed))
         let bytes = try Self.encode(pixels, width: width, height: height)
         store(bytes, key: key)
@@ -48,7 +54,7 @@ final class ImageRenderer: Sendable {
     }
 
     private func store(_ bytes: ByteBuffer, key: String) {
-        cache.withLock { cache in
+        cache.withLockedValue { cache in
             cache.clock += 1
             if let old = cache.entries.updateValue(Entry(bytes: bytes, lastUse: cache.clock), forKey: key) {
                 cache.totalBytes -= old.bytes.readableBytes
@@ -125,13 +131,7 @@ final class ImageRenderer: Sendable {
                 let red = UInt8(Double(top.0) + (Double(bottom.0) - Double(top.0)) * t)
                 let green = UInt8(Double(top.1) + (Double(bottom.1) - Double(top.1)) * t)
                 let blue = UInt8(Double(top.2) + (Double(bottom.2) - Double(top.2)) * t)
-                var offset = row * width * 3
-                for _ in 0..<width {
-                    buffer[offset] = red
-                    buffer[offset + 1] = green
-                    buffer[offset + 2] = blue
-                    offset += 3
-                }
+                fillRow(buffer, row: row, width: width, color: (red, green, blue))
                 let y = Double(row)
                 // Sun: a disc, only above the horizon.
                 let dy = y - sunCenterY
@@ -156,6 +156,12 @@ final class ImageRenderer: Sendable {
         return pixels
     }
 
+    private static func fillRow(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, row: Int, width: Int, color: (UInt8, UInt8, UInt8)
+    ) {
+        fillSpan(buffer, at: row * width, count: width, color: color)
+    }
+
     private static func fill(
         _ buffer: UnsafeMutableBufferPointer<UInt8>, row: Int, width: Int, from: Double, to: Double,
         color: (Int, Int, Int)
@@ -163,12 +169,27 @@ final class ImageRenderer: Sendable {
         let first = max(0, Int(from))
         let last = min(width - 1, Int(to))
         guard first <= last else { return }
-        var offset = (row * width + first) * 3
-        for _ in first...last {
-            buffer[offset] = UInt8(color.0)
-            buffer[offset + 1] = UInt8(color.1)
-            buffer[offset + 2] = UInt8(color.2)
-            offset += 3
+        fillSpan(buffer, at: row * width + first, count: last - first + 1,
+                 color: (UInt8(color.0), UInt8(color.1), UInt8(color.2)))
+    }
+
+    /// `count` pixels of one colour from pixel `at`: the first pixel, then
+    /// doubling copies (originals reach 24 megapixels, and a per-pixel loop
+    /// is slow in debug builds).
+    private static func fillSpan(
+        _ buffer: UnsafeMutableBufferPointer<UInt8>, at pixel: Int, count: Int, color: (UInt8, UInt8, UInt8)
+    ) {
+        guard let base = buffer.baseAddress, count > 0 else { return }
+        let start = base + pixel * 3
+        start[0] = color.0
+        start[1] = color.1
+        start[2] = color.2
+        let total = count * 3
+        var filled = 3
+        while filled < total {
+            let chunk = min(filled, total - filled)
+            (start + filled).update(from: start, count: chunk)
+            filled += chunk
         }
     }
 

@@ -8,13 +8,12 @@ final class RestAPI: Sendable {
     static let maxPerPage = 500
 
     private let catalog: Catalog
+    private let searches: SearchCache
     private let requiredAPIKey: String?
-    /// Recent searches by text and sort, so paging through one query does
-    /// not intersect posting lists again.
-    private let searchCache = Locked<[String: [Int]]>([:])
 
-    init(catalog: Catalog, requiredAPIKey: String?) {
-        self.catalog = catalog
+    init(searches: SearchCache, requiredAPIKey: String?) {
+        self.catalog = searches.catalog
+        self.searches = searches
         self.requiredAPIKey = requiredAPIKey
     }
 
@@ -24,45 +23,76 @@ final class RestAPI: Sendable {
     {
         func value(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
 
-        let format: ResponseFormat
-        switch value("format") {
-        case nil, "rest", "":
-            format = .xml
-        case "json":
-            if value("nojsoncallback") == "1" {
-                format = .json
-            } else {
-                format = .jsonp(callback: Self.callbackName(value("jsoncallback")))
-            }
-        case let other?:
-            let payload = RestPayload.failure(code: 111, message: "Format \"\(other)\" not found")
+        guard let format = Self.format(value) else {
+            let payload = RestPayload.failure(code: 111, message: "Format \"\(value("format") ?? "")\" not found")
             return (WireFormat.render(payload, as: .xml), ResponseFormat.xml.contentType)
         }
         let payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase)
         return (WireFormat.render(payload, as: format), format.contentType)
     }
 
+    /// Flickr's error 105 in the format the call asked for (XML when it named none or an unknown one).
+    static func serviceUnavailable(_ parameters: [(String, String)]) -> (body: [UInt8], contentType: String) {
+        let format = Self.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml
+        let payload = RestPayload.failure(code: 105, message: "Service currently unavailable")
+        return (WireFormat.render(payload, as: format), format.contentType)
+    }
+
+    /// XML when `format` is absent or `rest`, as on Flickr; nil for an unknown format.
+    private static func format(_ value: (String) -> String?) -> ResponseFormat? {
+        switch value("format") {
+        case nil, "rest", "":
+            return .xml
+        case "json":
+            if value("nojsoncallback") == "1" { return .json }
+            return .jsonp(callback: Self.callbackName(value("jsoncallback")))
+        default:
+            return nil
+        }
+    }
+
+    static let methods: Set = [
+        "flickr.photos.search", "flickr.photos.getRecent", "flickr.photos.getInfo", "flickr.photos.getSizes",
+        "flickr.test.echo",
+    ]
+
     private func payload(
         _ parameters: [(String, String)], value: (String) -> String?, oauthConsumerKey: String?, imageBase: String
     ) -> RestPayload {
         let method = value("method") ?? ""
-        guard ["flickr.photos.search", "flickr.photos.getRecent", "flickr.test.echo"].contains(method) else {
+        guard Self.methods.contains(method) else {
             return .failure(code: 112, message: "Method \"\(method)\" not found")
         }
-        let key = value("api_key") ?? oauthConsumerKey ?? ""
-        guard !key.isEmpty, requiredAPIKey == nil || key == requiredAPIKey else {
-            return .failure(code: 100, message: "Invalid API Key (Key has invalid format)")
-        }
+        let key = [value("api_key"), value("oauth_consumer_key"), oauthConsumerKey]
+            .compactMap { $0 }.first { !$0.isEmpty } ?? ""
+        if let failure = checkKey(key) { return failure }
         switch method {
         case "flickr.test.echo":
-            return .echo(parameters.filter { $0.0 != "api_key" })
+            return .echo(parameters.filter { !Self.credentialNames.contains($0.0) && !$0.0.hasPrefix("oauth_") })
         case "flickr.photos.getRecent":
             let (page, perPage) = Self.paging(value)
             return .photos(listing(Array(0..<catalog.count), page: page, perPage: perPage,
                                    extras: Extras(value("extras")), imageBase: imageBase))
+        case "flickr.photos.getInfo", "flickr.photos.getSizes":
+            guard let photo = value("photo_id").flatMap(catalog.photo(id:)) else {
+                return .failure(code: 1, message: "Photo not found")
+            }
+            return method == "flickr.photos.getInfo" ? .info(photo) : .sizes(photo, imageBase: imageBase)
         default:
             return search(value, imageBase: imageBase)
         }
+    }
+
+    /// Parameters that carry credentials: never echoed, never logged.
+    static let credentialNames: Set = ["api_key", "api_sig", "auth_token", "client_secret"]
+
+    /// nil when the key is accepted. Flickr keys are 32 hex digits: a key of
+    /// that shape that is not the required one is "not found", anything else
+    /// has an "invalid format".
+    private func checkKey(_ key: String) -> RestPayload? {
+        if !key.isEmpty, requiredAPIKey == nil || key == requiredAPIKey { return nil }
+        let looksLikeAKey = key.count == 32 && key.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit }
+        return .failure(code: 100, message: "Invalid API Key (Key \(looksLikeAKey ? "not found" : "has invalid format"))")
     }
 
     private func search(_ value: (String) -> String?, imageBase: String) -> RestPayload {
@@ -78,7 +108,7 @@ final class RestAPI: Sendable {
 
         var matches: [Int]
         if !textQuery.isEmpty {
-            matches = cachedSearch(text: text, sort: sort)
+            matches = searches.search(text: text, sort: sort)
         } else {
             matches = Array(0..<catalog.count)
             if sort == .datePostedAsc { matches.reverse() }
@@ -92,17 +122,6 @@ final class RestAPI: Sendable {
         }
         let (page, perPage) = Self.paging(value)
         return .photos(listing(matches, page: page, perPage: perPage, extras: Extras(value("extras")), imageBase: imageBase))
-    }
-
-    private func cachedSearch(text: String, sort: SearchSort) -> [Int] {
-        let key = sort.rawValue + "\u{0}" + text.lowercased()
-        if let hit = searchCache.withLock({ $0[key] }) { return hit }
-        let result = catalog.search(text: text, sort: sort)
-        searchCache.withLock { cache in
-            if cache.count >= 256 { cache.removeAll(keepingCapacity: true) }
-            cache[key] = result
-        }
-        return result
     }
 
     /// One page of `matches`. `total` and `pages` count every match; pages

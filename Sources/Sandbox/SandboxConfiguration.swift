@@ -13,6 +13,10 @@ public struct SandboxConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// nil: any non-empty key is valid.
     public var requiredAPIKey: String? = nil
+    /// The Shutterstock client id and secret `/v2/*` accepts (as Basic
+    /// credentials, or exchanged for a Bearer token); nil: any non-empty
+    /// pair, and any non-empty Bearer token.
+    public var shutterstockCredentials: ShutterstockCredentials? = nil
     public var faults = FaultConfiguration()
 
     public init() {}
@@ -20,8 +24,11 @@ public struct SandboxConfiguration: Sendable {
 
 /// Deliberate failures, chosen deterministically: a URL is faulty when the
 /// hash of the fault seed and its key falls under `rate`. The key is the
-/// path for images and the path with its query for REST calls (every REST
-/// call shares one path), with `api_key` left out.
+/// path for images; for Flickr REST calls it is the path with the call's
+/// parameters (query and form body, as every call shares one path), for
+/// Shutterstock calls the path with its query, in both cases without
+/// credentials and OAuth values (nonces and timestamps change every call).
+/// The `rest` scope covers the Shutterstock `/v2/*` endpoints too.
 public struct FaultConfiguration: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// HTTP `status` with a short text body.
@@ -32,6 +39,16 @@ public struct FaultConfiguration: Sendable {
         case truncate
         /// 200 with bytes that are no image (or no JSON).
         case garbage
+        /// Status line and headers (with the full length), then silence: no
+        /// body byte, the connection held open until the client gives up or
+        /// the server shuts down.
+        case stall
+        /// Waits `slowHeadersDelay` before the status line, then answers normally.
+        case slowHeaders = "slow-headers"
+        /// The API's own outage answer: Flickr's `stat="fail"` code 105
+        /// "Service currently unavailable" (HTTP 200, in the call's format),
+        /// Shutterstock's HTTP 503 with a JSON message. Images get `status`.
+        case apiError = "api-error"
     }
 
     public enum Scope: String, Sendable, CaseIterable {
@@ -42,6 +59,8 @@ public struct FaultConfiguration: Sendable {
     public var rate: Double = 0
     public var kind: Kind = .status
     public var status = 503
+    /// How long the `slow-headers` fault holds back the status line.
+    public var slowHeadersDelay: Duration = .seconds(10)
     /// A faulty URL fails on its first `times` requests, then works; 0 = always.
     public var times = 0
     public var seed: UInt64 = 1

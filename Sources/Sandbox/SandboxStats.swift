@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The sandbox's counters, as `GET /sandbox/stats` reports them (snake_case).
 public struct SandboxStats: Sendable, Codable, Equatable {
@@ -87,12 +88,12 @@ final class StatsRecorder: Sendable {
         }
     }
 
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Counts a new request and returns its log sequence number.
     func begin(path: String, kind: Kind) -> Int {
         let record = SandboxRequestRecord(path: path, kind: kind.rawValue, status: 0, startedAt: Date().timeIntervalSince1970)
-        return state.withLock { state in
+        return state.withLockedValue { state in
             switch kind {
             case .rest: state.stats.restRequests += 1
             case .image: state.stats.imageRequests += 1
@@ -111,26 +112,26 @@ final class StatsRecorder: Sendable {
     }
 
     func setStatus(_ status: Int, sequence: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let position = state.position(of: sequence) { state.ring[position].status = status }
         }
     }
 
     func addBytes(_ count: Int, kind: Kind, sequence: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if kind == .image { state.stats.imageBytes += count }
             if let position = state.position(of: sequence) { state.ring[position].bytesSent += count }
         }
     }
 
     func faultInjected() {
-        state.withLock { $0.stats.faultsInjected += 1 }
+        state.withLockedValue { $0.stats.faultsInjected += 1 }
     }
 
     /// Ends a response that `begin` counted; `aborted` when the client left early.
     func end(sequence: Int, aborted: Bool) {
         let now = Date().timeIntervalSince1970
-        state.withLock { state in
+        state.withLockedValue { state in
             state.stats.inFlight -= 1
             if aborted {
                 state.stats.abortedResponses += 1
@@ -143,17 +144,17 @@ final class StatsRecorder: Sendable {
         }
     }
 
-    func snapshot() -> SandboxStats { state.withLock { $0.stats } }
+    func snapshot() -> SandboxStats { state.withLockedValue { $0.stats } }
 
     /// Records in arrival order.
     func log() -> [SandboxRequestRecord] {
-        state.withLock { state in Array(state.ring[state.start...]) + Array(state.ring[..<state.start]) }
+        state.withLockedValue { state in Array(state.ring[state.start...]) + Array(state.ring[..<state.start]) }
     }
 
     /// Zeroes the counters and clears the log; responses still in flight
     /// stay counted in `inFlight`, so it returns to 0 when they end.
     func reset() {
-        state.withLock { state in
+        state.withLockedValue { state in
             let inFlight = state.stats.inFlight
             state.stats = SandboxStats()
             state.stats.inFlight = inFlight

@@ -10,9 +10,10 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run the embedded Flickr-compatible server on its own.",
         discussion: """
-            Serves the Flickr REST API at /services/rest/ (flickr.photos.search, \
-            flickr.photos.getRecent, flickr.test.echo), synthetic JPEGs at \
-            /{server}/{id}_{secret}_{suffix}.jpg, and counters at GET /sandbox/stats, \
+            Serves the Flickr REST API at /services/rest/ (GET or POST; flickr.photos.search, \
+            getRecent, getInfo, getSizes, flickr.test.echo; XML unless format says otherwise), \
+            Shutterstock's GET /v2/images/search and POST /v2/oauth/access_token over the same \
+            catalog, synthetic JPEGs at every size it names, and counters at GET /sandbox/stats, \
             the request log at GET /sandbox/log, POST /sandbox/reset to zero them. \
             The first line on stdout is "listening on http://HOST:PORT".
             """)
@@ -41,8 +42,15 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault-rate"), help: "Fraction of URLs (0...1) that fail, chosen by hash of the fault seed and the URL.")
     var faultRate = 0.0
 
-    @Option(name: .customLong("fault"), help: "How faulty URLs fail: status, reset, truncate or garbage.")
+    @Option(name: .customLong("fault"), help: """
+        How faulty URLs fail: status, reset, truncate, garbage, stall (headers, then silence until the \
+        client gives up), slow-headers (status line after --slow-headers-delay) or api-error (Flickr \
+        error 105, Shutterstock HTTP 503).
+        """)
     var faultKind = "status"
+
+    @Option(name: .customLong("slow-headers-delay"), help: "Seconds before a slow-headers fault answers.")
+    var slowHeadersDelay = 10
 
     @Option(name: .customLong("fault-status"), help: "HTTP status of the status fault.")
     var faultStatus = 503
@@ -71,6 +79,9 @@ struct SandboxCommand: AsyncParsableCommand {
             throw ValidationError("--fault must be one of: \(FaultConfiguration.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         guard (100...599).contains(faultStatus) else { throw ValidationError("--fault-status must be an HTTP status between 100 and 599.") }
+        guard (0...600).contains(slowHeadersDelay) else {
+            throw ValidationError("--slow-headers-delay must be between 0 and 600 seconds.")
+        }
         guard faultTimes >= 0 else { throw ValidationError("--fault-times must be 0 (always) or more.") }
         guard FaultConfiguration.Scope(rawValue: faultScope) != nil else {
             throw ValidationError("--fault-scope must be one of: \(FaultConfiguration.Scope.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -91,6 +102,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.faults.kind = FaultConfiguration.Kind(rawValue: faultKind) ?? .status
         configuration.faults.status = faultStatus
         configuration.faults.times = faultTimes
+        configuration.faults.slowHeadersDelay = .seconds(slowHeadersDelay)
         configuration.faults.seed = faultSeed
         configuration.faults.scope = FaultConfiguration.Scope(rawValue: faultScope) ?? .images
 

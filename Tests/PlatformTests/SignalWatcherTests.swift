@@ -7,6 +7,11 @@ import Testing
 /// The one signal mechanism, with real signals raised in this process.
 /// Serialized: signal dispositions are process-wide.
 @Suite(.serialized) struct SignalWatcherTests {
+    /// SIGUSR1 is ignored outside the watchers, so a stray one cannot end the test process.
+    init() {
+        signal(SIGUSR1, SIG_IGN)
+    }
+
     @Test func aRaisedSignalReachesTheHandlerOnItsQueue() async throws {
         let received = NIOLockedValueBox<[Int32]>([])
         let watcher = try #require(SignalWatcher(signals: [SIGUSR1], queue: .global()) { number in
@@ -23,6 +28,20 @@ import Testing
         #expect(!SignalWatcher.hasDefaultDisposition(SIGUSR2))
         watcher.cancel()
         #expect(SignalWatcher.hasDefaultDisposition(SIGUSR2))
+    }
+
+    @Test func twoWatchersEachHearOnlyTheirOwnSignal() async throws {
+        let first = NIOLockedValueBox<[Int32]>([])
+        let second = NIOLockedValueBox<[Int32]>([])
+        let one = try #require(SignalWatcher(signals: [SIGUSR1], queue: .global()) { n in first.withLockedValue { $0.append(n) } })
+        let two = try #require(SignalWatcher(signals: [SIGUSR2], queue: .global()) { n in second.withLockedValue { $0.append(n) } })
+        kill(getpid(), SIGUSR2)
+        kill(getpid(), SIGUSR1)
+        try await eventually("both delivered") {
+            first.withLockedValue { $0 } == [SIGUSR1] && second.withLockedValue { $0 } == [SIGUSR2]
+        }
+        two.cancel()
+        one.cancel()
     }
 
     @Test func aStreamDeliversTheFirstSignal() async throws {

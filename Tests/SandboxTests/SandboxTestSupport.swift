@@ -98,7 +98,7 @@ func rawHTTP(port: Int, _ request: String) async throws -> String {
 
 /// Like `rawHTTP`, as bytes.
 func rawHTTPBytes(port: Int, _ request: String) async throws -> [UInt8] {
-    try await Task.detached {
+    try await onOwnThread {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestFailure("socket() failed") }
         defer { close(socket) }
@@ -124,7 +124,7 @@ func rawHTTPBytes(port: Int, _ request: String) async throws -> [UInt8] {
             received.append(contentsOf: buffer[0..<count])
         }
         return received
-    }.value
+    }
 }
 
 /// Splits a raw HTTP/1.1 response into its head and body bytes.

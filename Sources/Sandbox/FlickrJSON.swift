@@ -1,0 +1,126 @@
+/// Flickr's JSON: XML attributes become string members (a few are numbers,
+/// as Flickr sends them), text nodes `{"_content":…}`, slashes escaped.
+struct FlickrJSON {
+    var writer = JSONWriter(escapesSlashes: true)
+
+    private mutating func raw(_ text: String) { writer.raw(text) }
+
+    mutating func render(_ payload: RestPayload) {
+        switch payload {
+        case .failure(let code, let message):
+            raw("{\"stat\":\"fail\",\"code\":\(code),\"message\":")
+            writer.string(message)
+            raw("}")
+        case .echo(let parameters):
+            raw("{")
+            for (name, value) in parameters {
+                writer.content(name, value)
+                raw(",")
+            }
+            raw("\"stat\":\"ok\"}")
+        case .photos(let listing):
+            raw("{\"photos\":{\"page\":\(listing.page),\"pages\":\(listing.pages),\"perpage\":\(listing.perPage),")
+            raw("\"total\":\(listing.total),\"photo\":[")
+            for (position, photo) in listing.photos.enumerated() {
+                if position > 0 { raw(",") }
+                self.photo(photo, extras: listing.extras, imageBase: listing.imageBase)
+            }
+            raw("]},\"stat\":\"ok\"}")
+        case .info(let photo):
+            raw("{\"photo\":")
+            info(photo)
+            raw(",\"stat\":\"ok\"}")
+        case .sizes(let photo, let imageBase):
+            raw("{\"sizes\":{\"canblog\":0,\"canprint\":0,\"candownload\":1,\"size\":[")
+            for (position, size) in photo.availableSizes.enumerated() {
+                if position > 0 { raw(",") }
+                let (width, height) = photo.dimensions(size)
+                raw("{")
+                writer.member("label", size.label)
+                raw(",\"width\":\(width),\"height\":\(height),")
+                writer.member("source", imageBase + photo.imagePath(size))
+                raw(",")
+                writer.member("url", photo.sizePageURL(size))
+                raw(",\"media\":\"photo\"}")
+            }
+            raw("]},\"stat\":\"ok\"}")
+        }
+    }
+
+    private mutating func photo(_ photo: CatalogPhoto, extras: Extras, imageBase: String) {
+        raw("{\"id\":\"\(photo.id)\",\"owner\":\"\(photo.owner)\",\"secret\":\"\(photo.secret)\",")
+        raw("\"server\":\"\(photo.server)\",\"farm\":\(photo.farm),\"title\":")
+        writer.string(photo.title)
+        raw(",\"ispublic\":1,\"isfriend\":0,\"isfamily\":0")
+        if extras.license { raw(",\"license\":\"\(photo.license)\"") }
+        if extras.description {
+            raw(",")
+            writer.content("description", photo.description)
+        }
+        if extras.originalDimensions {
+            raw(",\"o_width\":\"\(photo.originalWidth)\",\"o_height\":\"\(photo.originalHeight)\"")
+        }
+        if extras.dateUpload { raw(",\"dateupload\":\"\(photo.dateUpload)\"") }
+        if extras.lastUpdate { raw(",\"lastupdate\":\"\(photo.lastUpdate)\"") }
+        if extras.dateTaken {
+            raw(",\"datetaken\":\"\(photo.dateTaken)\",\"datetakengranularity\":0,\"datetakenunknown\":\"0\"")
+        }
+        if extras.ownerName {
+            raw(",")
+            writer.member("ownername", photo.ownerName)
+        }
+        if extras.originalFormat {
+            raw(",\"originalsecret\":\"\(photo.originalSecret)\",\"originalformat\":\"\(photo.originalFormat)\"")
+        }
+        if extras.views { raw(",\"views\":\"\(photo.views)\"") }
+        if extras.tags {
+            raw(",")
+            writer.member("tags", photo.tags.joined(separator: " "))
+        }
+        if extras.media { raw(",\"media\":\"photo\",\"media_status\":\"ready\"") }
+        for size in extras.sizes(of: photo) {
+            let (width, height) = photo.dimensions(size)
+            raw(",")
+            writer.member("url_\(size.rawValue)", imageBase + photo.imagePath(size))
+            raw(",\"height_\(size.rawValue)\":\(height),\"width_\(size.rawValue)\":\(width)")
+        }
+        raw("}")
+    }
+
+    /// getInfo's `photo`, in the member order Flickr uses.
+    private mutating func info(_ photo: CatalogPhoto) {
+        raw("{\"id\":\"\(photo.id)\",\"secret\":\"\(photo.secret)\",\"server\":\"\(photo.server)\",")
+        raw("\"farm\":\(photo.farm),\"dateuploaded\":\"\(photo.dateUpload)\",\"isfavorite\":0,")
+        raw("\"license\":\"\(photo.license)\",\"safety_level\":\"0\",\"rotation\":0,")
+        raw("\"originalsecret\":\"\(photo.originalSecret)\",\"originalformat\":\"\(photo.originalFormat)\",")
+        raw("\"owner\":{\"nsid\":\"\(photo.owner)\",")
+        writer.member("username", photo.ownerName)
+        raw(",")
+        writer.member("realname", photo.ownerName)
+        raw(",\"location\":\"\",\"iconserver\":\"0\",\"iconfarm\":0,\"path_alias\":\"\"},")
+        writer.content("title", photo.title)
+        raw(",")
+        writer.content("description", photo.description)
+        raw(",\"visibility\":{\"ispublic\":1,\"isfriend\":0,\"isfamily\":0},")
+        raw("\"dates\":{\"posted\":\"\(photo.dateUpload)\",\"taken\":\"\(photo.dateTaken)\",")
+        raw("\"takengranularity\":0,\"takenunknown\":\"0\",\"lastupdate\":\"\(photo.lastUpdate)\"},")
+        raw("\"views\":\"\(photo.views)\",\"editability\":{\"cancomment\":0,\"canaddmeta\":0},")
+        raw("\"publiceditability\":{\"cancomment\":1,\"canaddmeta\":0},")
+        raw("\"usage\":{\"candownload\":1,\"canblog\":0,\"canprint\":0,\"canshare\":1},")
+        raw("\"comments\":{\"_content\":\"0\"},\"notes\":{\"note\":[]},\"people\":{\"haspeople\":0},")
+        raw("\"tags\":{\"tag\":[")
+        for (position, tag) in photo.tags.enumerated() {
+            if position > 0 { raw(",") }
+            raw("{\"id\":\"\(photo.tagID(position))\",\"author\":\"\(photo.owner)\",")
+            writer.member("authorname", photo.ownerName)
+            raw(",")
+            writer.member("raw", tag)
+            raw(",")
+            writer.member("_content", tag)
+            raw(",\"machine_tag\":0}")
+        }
+        raw("]},\"urls\":{\"url\":[{\"type\":\"photopage\",")
+        writer.member("_content", photo.pageURL)
+        raw("}]},\"media\":\"photo\"}")
+    }
+}

@@ -1,0 +1,149 @@
+/// Flickr's REST XML (`format=rest`, or no format at all), laid out with the
+/// tabs and line breaks Flickr uses.
+struct FlickrXML {
+    var bytes: [UInt8] = []
+
+    init() { bytes.reserveCapacity(16_384) }
+
+    mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    mutating func render(_ payload: RestPayload) {
+        raw("<?xml version=\"1.0\" encoding=\"utf-8\" ?>\n")
+        switch payload {
+        case .failure(let code, let message):
+            raw("<rsp stat=\"fail\">\n\t<err code=\"\(code)\" msg=\"")
+            escaped(message)
+            raw("\" />\n</rsp>\n")
+        case .echo(let parameters):
+            raw("<rsp stat=\"ok\">\n")
+            for (name, value) in parameters where Self.isElementName(name) {
+                raw("<\(name)>")
+                escaped(value)
+                raw("</\(name)>\n")
+            }
+            raw("</rsp>\n")
+        case .photos(let listing):
+            raw("<rsp stat=\"ok\">\n<photos page=\"\(listing.page)\" pages=\"\(listing.pages)\" ")
+            raw("perpage=\"\(listing.perPage)\" total=\"\(listing.total)\"")
+            if listing.photos.isEmpty {
+                raw(" />\n</rsp>\n")
+                return
+            }
+            raw(">\n")
+            for photo in listing.photos { self.photo(photo, extras: listing.extras, imageBase: listing.imageBase) }
+            raw("</photos>\n</rsp>\n")
+        case .info(let photo):
+            raw("<rsp stat=\"ok\">\n")
+            info(photo)
+            raw("</rsp>\n")
+        case .sizes(let photo, let imageBase):
+            raw("<rsp stat=\"ok\">\n<sizes canblog=\"0\" canprint=\"0\" candownload=\"1\">\n")
+            for size in photo.availableSizes {
+                let (width, height) = photo.dimensions(size)
+                raw("\t<size label=\"\(size.label)\" width=\"\(width)\" height=\"\(height)\" source=\"")
+                escaped(imageBase + photo.imagePath(size))
+                raw("\" url=\"")
+                escaped(photo.sizePageURL(size))
+                raw("\" media=\"photo\" />\n")
+            }
+            raw("</sizes>\n</rsp>\n")
+        }
+    }
+
+    /// ` name="value"`, escaped.
+    private mutating func attribute(_ name: String, _ value: String) {
+        raw(" \(name)=\"")
+        escaped(value)
+        raw("\"")
+    }
+
+    private mutating func photo(_ photo: CatalogPhoto, extras: Extras, imageBase: String) {
+        raw("\t<photo id=\"\(photo.id)\" owner=\"\(photo.owner)\" secret=\"\(photo.secret)\" ")
+        raw("server=\"\(photo.server)\" farm=\"\(photo.farm)\"")
+        attribute("title", photo.title)
+        raw(" ispublic=\"1\" isfriend=\"0\" isfamily=\"0\"")
+        if extras.license { raw(" license=\"\(photo.license)\"") }
+        if extras.originalDimensions { raw(" o_width=\"\(photo.originalWidth)\" o_height=\"\(photo.originalHeight)\"") }
+        if extras.dateUpload { raw(" dateupload=\"\(photo.dateUpload)\"") }
+        if extras.lastUpdate { raw(" lastupdate=\"\(photo.lastUpdate)\"") }
+        if extras.dateTaken { raw(" datetaken=\"\(photo.dateTaken)\" datetakengranularity=\"0\" datetakenunknown=\"0\"") }
+        if extras.ownerName { attribute("ownername", photo.ownerName) }
+        if extras.originalFormat {
+            raw(" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\"")
+        }
+        if extras.views { raw(" views=\"\(photo.views)\"") }
+        if extras.tags { attribute("tags", photo.tags.joined(separator: " ")) }
+        if extras.media { raw(" media=\"photo\" media_status=\"ready\"") }
+        for size in extras.sizes(of: photo) {
+            let (width, height) = photo.dimensions(size)
+            attribute("url_\(size.rawValue)", imageBase + photo.imagePath(size))
+            raw(" height_\(size.rawValue)=\"\(height)\" width_\(size.rawValue)=\"\(width)\"")
+        }
+        if extras.description {
+            raw(">\n\t\t<description>")
+            escaped(photo.description)
+            raw("</description>\n\t</photo>\n")
+        } else {
+            raw(" />\n")
+        }
+    }
+
+    /// getInfo's `<photo>` element.
+    private mutating func info(_ photo: CatalogPhoto) {
+        raw("<photo id=\"\(photo.id)\" secret=\"\(photo.secret)\" server=\"\(photo.server)\" farm=\"\(photo.farm)\" ")
+        raw("dateuploaded=\"\(photo.dateUpload)\" isfavorite=\"0\" license=\"\(photo.license)\" safety_level=\"0\" ")
+        raw("rotation=\"0\" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\" ")
+        raw("views=\"\(photo.views)\" media=\"photo\">\n\t<owner nsid=\"\(photo.owner)\"")
+        attribute("username", photo.ownerName)
+        attribute("realname", photo.ownerName)
+        raw(" location=\"\" iconserver=\"0\" iconfarm=\"0\" path_alias=\"\" />\n\t<title>")
+        escaped(photo.title)
+        raw("</title>\n\t<description>")
+        escaped(photo.description)
+        raw("</description>\n\t<visibility ispublic=\"1\" isfriend=\"0\" isfamily=\"0\" />\n")
+        raw("\t<dates posted=\"\(photo.dateUpload)\" taken=\"\(photo.dateTaken)\" takengranularity=\"0\" ")
+        raw("takenunknown=\"0\" lastupdate=\"\(photo.lastUpdate)\" />\n")
+        raw("\t<editability cancomment=\"0\" canaddmeta=\"0\" />\n")
+        raw("\t<publiceditability cancomment=\"1\" canaddmeta=\"0\" />\n")
+        raw("\t<usage candownload=\"1\" canblog=\"0\" canprint=\"0\" canshare=\"1\" />\n")
+        raw("\t<comments>0</comments>\n\t<notes />\n\t<people haspeople=\"0\" />\n\t<tags>\n")
+        for (position, tag) in photo.tags.enumerated() {
+            raw("\t\t<tag id=\"\(photo.tagID(position))\" author=\"\(photo.owner)\"")
+            attribute("authorname", photo.ownerName)
+            attribute("raw", tag)
+            raw(" machine_tag=\"0\">")
+            escaped(tag)
+            raw("</tag>\n")
+        }
+        raw("\t</tags>\n\t<urls>\n\t\t<url type=\"photopage\">")
+        escaped(photo.pageURL)
+        raw("</url>\n\t</urls>\n</photo>\n")
+    }
+
+    /// Escapes markup and line breaks; characters XML 1.0 cannot carry at all
+    /// (other C0 controls) become U+FFFD.
+    mutating func escaped(_ text: String) {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): raw("&amp;")
+            case UInt8(ascii: "<"): raw("&lt;")
+            case UInt8(ascii: ">"): raw("&gt;")
+            case UInt8(ascii: "\""): raw("&quot;")
+            case UInt8(ascii: "'"): raw("&#039;")
+            case 0x0A: raw("&#10;")
+            case 0x0D: raw("&#13;")
+            case 0x09: raw("&#9;")
+            case 0..<0x20: raw("\u{FFFD}")
+            default: bytes.append(byte)
+            }
+        }
+    }
+
+    private static func isElementName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII,
+              first.properties.isAlphabetic || first == "_" else { return false }
+        return name.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || "_.-".unicodeScalars.contains($0))
+        }
+    }
+}

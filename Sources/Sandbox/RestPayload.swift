@@ -1,0 +1,116 @@
+import Foundation
+
+/// The formats a `/services/rest/` answer can take.
+enum ResponseFormat: Equatable {
+    case json
+    case jsonp(callback: String)
+    case xml
+
+    var contentType: String {
+        switch self {
+        case .json: "application/json; charset=utf-8"
+        case .jsonp: "text/javascript; charset=utf-8"
+        case .xml: "text/xml; charset=utf-8"
+        }
+    }
+}
+
+/// One page of photos and what the caller asked to see of each.
+struct PhotoListing {
+    var page: Int
+    var pages: Int
+    var perPage: Int
+    var total: Int
+    var photos: [CatalogPhoto]
+    var extras: Extras
+    /// `http://host:port`, the prefix of image URLs.
+    var imageBase: String
+}
+
+/// The `extras` a search or getRecent call asked for.
+struct Extras: Equatable {
+    var sizes: [SandboxImageSize] = []
+    var ownerName = false
+    var dateTaken = false
+    var dateUpload = false
+    var lastUpdate = false
+    var description = false
+    var tags = false
+    var views = false
+    var license = false
+    var originalDimensions = false
+    var originalFormat = false
+    var media = false
+
+    init(_ list: String?) {
+        guard let list else { return }
+        for item in list.split(separator: ",") {
+            let name = item.trimmingCharacters(in: .whitespaces).lowercased()
+            switch name {
+            case "owner_name": ownerName = true
+            case "date_taken": dateTaken = true
+            case "date_upload": dateUpload = true
+            case "last_update": lastUpdate = true
+            case "description": description = true
+            case "tags": tags = true
+            case "views": views = true
+            case "license": license = true
+            case "o_dims": originalDimensions = true
+            case "original_format": originalFormat = true
+            case "media": media = true
+            default:
+                if name.hasPrefix("url_"), let size = SandboxImageSize(rawValue: String(name.dropFirst(4))),
+                   !sizes.contains(size) {
+                    sizes.append(size)
+                }
+            }
+        }
+    }
+
+    /// The `url_*` extras one photo gets: only sizes it has, as on Flickr.
+    func sizes(of photo: CatalogPhoto) -> [SandboxImageSize] { sizes.filter(photo.hasSize) }
+}
+
+/// What a REST call produced, before it is put into a format.
+enum RestPayload {
+    case photos(PhotoListing)
+    case info(CatalogPhoto)
+    case sizes(CatalogPhoto, imageBase: String)
+    case echo([(String, String)])
+    case failure(code: Int, message: String)
+}
+
+/// Values getInfo shows that the catalog does not store.
+extension CatalogPhoto {
+    /// Flickr's `lastupdate`: a while after the upload.
+    var lastUpdate: Int { dateUpload + views % 97 * 3_600 }
+
+    /// A Flickr tag id: owner number, photo id, tag number.
+    func tagID(_ position: Int) -> String {
+        "\(owner.prefix { $0 != "@" })-\(id)-\(1_000 + position)"
+    }
+
+    /// getSizes' `url`: the photo page's view of one size.
+    func sizePageURL(_ size: SandboxImageSize) -> String { pageURL + "sizes/\(size.rawValue)/" }
+}
+
+enum WireFormat {
+    static func render(_ payload: RestPayload, as format: ResponseFormat) -> [UInt8] {
+        switch format {
+        case .xml:
+            var out = FlickrXML()
+            out.render(payload)
+            return out.bytes
+        case .json:
+            var out = FlickrJSON()
+            out.render(payload)
+            return out.writer.bytes
+        case .jsonp(let callback):
+            var out = FlickrJSON()
+            out.writer.raw(callback + "(")
+            out.render(payload)
+            out.writer.raw(")")
+            return out.writer.bytes
+        }
+    }
+}
