@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: [
             "FlickrKit",
             .product(name: "Collections", package: "swift-collections"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
             "Binding", "FlickrKit", "ImagePipeline",
@@ -64,15 +65,20 @@ let package = Package(
             "TerminalUI", "ImagePipeline", "Sandbox", "FlickrKit", "TestSupport",
         ], swiftSettings: strict),
 
-        // Shared test support: pty driver, sandbox launcher, terminal screen model.
-        .target(name: "TestSupport", dependencies: ["CPty", "Sandbox", "FlickrKit"],
-                swiftSettings: strict),
+        // Shared test support: pty driver, sandbox launcher, terminal screen model,
+        // scripted image fetcher.
+        .target(name: "TestSupport", dependencies: [
+            "CPty", "Sandbox", "FlickrKit", "ImagePipeline",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: strict),
 
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: strict),
         .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "TestSupport"],
                     exclude: ["Recorded"], swiftSettings: strict),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "TestSupport"],
-                    swiftSettings: strict),
+        .testTarget(name: "ImagePipelineTests", dependencies: [
+            "ImagePipeline", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: strict),
         .testTarget(name: "FlickrViewModelsTests", dependencies: ["FlickrViewModels", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "TestSupport", "Sandbox"],
