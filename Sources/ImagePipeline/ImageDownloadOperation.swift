@@ -84,7 +84,6 @@ final class ImageDownloadOperation: Sendable {
     var priority: DownloadPriority { state.withLockedValue { $0.priority } }
     var phase: Phase { state.withLockedValue { $0.phase } }
     var isActive: Bool { state.withLockedValue { $0.isActive } }
-    var subscriberCount: Int { state.withLockedValue { $0.subscribers.count } }
 
     // MARK: - Subscribers
 
