@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "ImagePipeline", dependencies: [
             "FlickrKit",
             .product(name: "Collections", package: "swift-collections"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
             "Binding", "FlickrKit", "ImagePipeline",
@@ -74,9 +75,10 @@ let package = Package(
             "TerminalUI", "Sandbox", "FlickrKit", "TestSupport",
         ], swiftSettings: strict),
 
-        // Shared test support: pty driver, sandbox launcher, terminal screen model.
+        // Shared test support: pty driver, sandbox launcher, terminal screen
+        // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
-            "CPty", "Sandbox", "FlickrKit", "TerminalUI",
+            "CPty", "Sandbox", "FlickrKit", "ImagePipeline", "TerminalUI",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
@@ -86,8 +88,10 @@ let package = Package(
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "Sandbox", "TestSupport"],
                     exclude: ["Recorded"], swiftSettings: testSettings),
-        .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "FlickrKit", "Sandbox", "TestSupport"],
-                    swiftSettings: testSettings),
+        .testTarget(name: "ImagePipelineTests", dependencies: [
+            "ImagePipeline", "FlickrKit", "Sandbox", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
             "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,6 +1,6 @@
 import FlickrKit
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -18,6 +18,9 @@ import Glibc
 ///   A process killed mid-write leaves only a temporary file, removed later.
 /// - The modification time records the last use; when the directory grows
 ///   past the limit, least recently used entries are removed down to 70%.
+/// - The folder is private to the user (0700; a wider existing one is
+///   narrowed on first write). A file that cannot be written is counted and
+///   the first such failure reported, naming the file and the reason.
 ///
 /// `data(for:)` blocks on file I/O: call it off the main thread. Writes run
 /// on a private queue, off the caller's path.
@@ -33,7 +36,8 @@ final class ImageDiskCache: Sendable {
     private static let staleTemporaryAge: TimeInterval = 10 * 60
 
     private let writes = DispatchQueue(label: "flickr.image-disk-cache.writes", qos: .utility)
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
+    private let onFirstWriteFailure: (@Sendable (String) -> Void)?
 
     private struct State {
         /// Bytes in the directory as this process last knew it; `nil` until scanned.
@@ -41,14 +45,24 @@ final class ImageDiskCache: Sendable {
         /// Entries accepted by `store` but not yet on disk, so reads see them at once.
         var pending: [String: Data] = [:]
         var directoryReady = false
+        var failures = WriteFailures()
+    }
+
+    /// Writes that failed: how many, and what the latest said.
+    struct WriteFailures: Sendable, Equatable {
+        var count = 0
+        var last: String?
     }
 
     /// `directory` as a path with a trailing slash: reads build file paths
     /// from strings, as URL's path accessors cost microseconds each.
     private let directoryPrefix: String
 
-    init(directory: URL, sizeLimit: Int) {
+    /// - Parameter onFirstWriteFailure: called once, on the writer queue,
+    ///   with the message of the first write that fails.
+    init(directory: URL, sizeLimit: Int, onFirstWriteFailure: (@Sendable (String) -> Void)? = nil) {
         self.directory = directory
+        self.onFirstWriteFailure = onFirstWriteFailure
         let path = directory.path
         self.directoryPrefix = path.hasSuffix("/") ? path : path + "/"
         self.sizeLimit = max(0, sizeLimit)
@@ -70,7 +84,7 @@ final class ImageDiskCache: Sendable {
     /// The cached bytes of `url`, or `nil`. A damaged entry is deleted.
     func data(for url: URL) -> Data? {
         let name = Self.fileName(for: url)
-        if let pending = state.withLock({ $0.pending[name] }) { return pending }
+        if let pending = state.withLockedValue({ $0.pending[name] }) { return pending }
         let path = directoryPrefix + name
         guard let contents = FileManager.default.contents(atPath: path) else { return nil }
         switch CacheEntry.decode(contents) {
@@ -91,10 +105,10 @@ final class ImageDiskCache: Sendable {
     /// Queues `data` to be written as `url`'s entry and returns at once.
     func store(_ data: Data, for url: URL) {
         let name = Self.fileName(for: url)
-        state.withLock { $0.pending[name] = data }
+        state.withLockedValue { $0.pending[name] = data }
         writes.async { [self] in
             write(data, url: url, name: name)
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.pending[name] == data { state.pending[name] = nil }
             }
         }
@@ -110,7 +124,7 @@ final class ImageDiskCache: Sendable {
     /// Deletes `url`'s entry.
     func remove(_ url: URL) {
         let name = Self.fileName(for: url)
-        state.withLock { _ = $0.pending.removeValue(forKey: name) }
+        state.withLockedValue { _ = $0.pending.removeValue(forKey: name) }
         writes.async { [self] in
             unlink(directoryPrefix + name)
         }
@@ -124,9 +138,10 @@ final class ImageDiskCache: Sendable {
         do {
             try AtomicFile.write(entry, to: target, temporaryPrefix: Self.temporaryPrefix)
         } catch {
+            recordFailure("Cannot write the image cache file \(target.path): \(Self.reason(error.code)).")
             return
         }
-        let total = state.withLock { state -> Int? in
+        let total = state.withLockedValue { state -> Int? in
             guard let known = state.knownSize else { return nil }
             let updated = known + entry.count - (replaced ?? 0)
             state.knownSize = updated
@@ -137,15 +152,52 @@ final class ImageDiskCache: Sendable {
         }
     }
 
+    /// Creates the folder private to the user, or narrows an existing one
+    /// that others may read; false (reported) when it cannot be used.
     private func prepareDirectory() -> Bool {
-        if state.withLock({ $0.directoryReady }) { return true }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
+        if state.withLockedValue({ $0.directoryReady }) { return true }
+        let path = directory.path
+        // Parents get the usual permissions; only the cache folder itself is private.
+        try? FileManager.default.createDirectory(
+            at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if mkdir(path, 0o700) != 0, errno != EEXIST {
+            recordFailure("Cannot create the image cache folder \(path): \(Self.reason(errno)).")
             return false
         }
-        state.withLock { $0.directoryReady = true }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            recordFailure("Cannot use the image cache folder \(path): \(Self.reason(errno)).")
+            return false
+        }
+        guard info.st_mode & 0o170000 == 0o040000 else {
+            recordFailure("Cannot use \(path) as the image cache folder: it is not a folder.")
+            return false
+        }
+        if info.st_mode & 0o077 != 0, chmod(path, info.st_mode & 0o700) != 0 {
+            // Still usable, but others may read it: say so once, and go on.
+            recordFailure("Cannot make the image cache folder \(path) private: \(Self.reason(errno)).")
+        }
+        state.withLockedValue { $0.directoryReady = true }
         return true
+    }
+
+    /// Counts a failed write; the first one is also reported.
+    private func recordFailure(_ message: String) {
+        let first = state.withLockedValue { state in
+            state.failures.count += 1
+            state.failures.last = message
+            return state.failures.count == 1
+        }
+        if first { onFirstWriteFailure?(message) }
+    }
+
+    /// Writes that failed so far.
+    func writeFailures() -> WriteFailures {
+        state.withLockedValue { $0.failures }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
     }
 
     // MARK: - Trimming
@@ -183,7 +235,7 @@ final class ImageDiskCache: Sendable {
                 total -= entry.size
             }
         }
-        state.withLock { $0.knownSize = total }
+        state.withLockedValue { $0.knownSize = total }
     }
 
     /// Total bytes of entries on disk now (a fresh scan; for statistics and tests).
@@ -200,68 +252,5 @@ final class ImageDiskCache: Sendable {
         var info = stat()
         guard stat(file.path, &info) == 0 else { return nil }
         return Int(info.st_size)
-    }
-}
-
-/// The on-disk layout of one entry (little-endian):
-/// magic `FLKRIMG` + version (8 bytes), URL length (4), data length (8),
-/// FNV-1a 64 of the data (8), the URL in UTF-8, then the data.
-enum CacheEntry {
-    static let magic: [UInt8] = Array("FLKRIMG".utf8)
-    static let version: UInt8 = 1
-    static let headerSize = 28
-    /// No real URL is longer; a bigger value means the header is damaged.
-    static let maxURLLength = 64 << 10
-
-    struct Decoded {
-        var url: String
-        var data: Data
-    }
-
-    enum Damage: Error, Equatable {
-        case badMagic, unsupportedVersion, badLength, checksumMismatch, notAnImage
-    }
-
-    static func encode(url: String, data: Data) -> Data {
-        let urlBytes = Array(url.utf8)
-        var out = Data(capacity: headerSize + urlBytes.count + data.count)
-        out.append(contentsOf: magic)
-        out.append(version)
-        appendLittleEndian(UInt32(urlBytes.count), to: &out)
-        appendLittleEndian(UInt64(data.count), to: &out)
-        appendLittleEndian(FNV1a64.hash(data), to: &out)
-        out.append(contentsOf: urlBytes)
-        out.append(data)
-        return out
-    }
-
-    static func decode(_ entry: Data) -> Result<Decoded, Damage> {
-        let bytes = [UInt8](entry.prefix(headerSize))
-        guard bytes.count == headerSize, bytes.starts(with: magic) else { return .failure(.badMagic) }
-        guard bytes[7] == version else { return .failure(.unsupportedVersion) }
-        let urlLength = Int(readLittleEndian(UInt32.self, bytes, at: 8))
-        let dataLength = readLittleEndian(UInt64.self, bytes, at: 12)
-        let checksum = readLittleEndian(UInt64.self, bytes, at: 20)
-        guard urlLength <= maxURLLength, dataLength <= UInt64(Int.max / 2),
-              entry.count == headerSize + urlLength + Int(dataLength)
-        else { return .failure(.badLength) }
-        let start = entry.startIndex + headerSize
-        let urlData = entry[start ..< start + urlLength]
-        let data = Data(entry[(start + urlLength)...])
-        guard FNV1a64.hash(data) == checksum else { return .failure(.checksumMismatch) }
-        guard case .success = ImageFormat.validate(data) else { return .failure(.notAnImage) }
-        return .success(Decoded(url: String(decoding: urlData, as: UTF8.self), data: data))
-    }
-
-    private static func appendLittleEndian<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-
-    private static func readLittleEndian<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
-        var value: T = 0
-        for index in 0 ..< MemoryLayout<T>.size {
-            value |= T(bytes[offset + index]) << (8 * index)
-        }
-        return value
     }
 }

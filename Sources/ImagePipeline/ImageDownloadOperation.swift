@@ -1,81 +1,203 @@
 import FlickrKit
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
-/// One transfer of one URL, shared by every requester of that URL.
+/// What an operation tells the manager that scheduled it. The operation
+/// calls these with its own lock released, so the owner may take its lock
+/// and then read the operation (the one lock order: owner, then operation).
+protocol ImageDownloadOperationOwner: AnyObject, Sendable {
+    /// A subscriber joined, left or changed priority and the highest of
+    /// their priorities moved (only for changes the owner did not make itself).
+    func operationPriorityDidChange(_ operation: ImageDownloadOperation)
+    /// The last subscriber left; the operation is over and its transfer, if
+    /// any, is being aborted (`operationTransferDidEnd` follows when it stops).
+    func operationWasCancelled(_ operation: ImageDownloadOperation)
+    /// The operation produced its result; its subscribers hear of it right
+    /// after this returns, so caches filled here serve their next request.
+    func operation(_ operation: ImageDownloadOperation, didFinishWith result: Result<ImageResponse, ImageLoadError>)
+    func operationWillRetry(_ operation: ImageDownloadOperation)
+    func operation(_ operation: ImageDownloadOperation, didReceiveBytes count: Int)
+    /// The transfer task returned; the slot it held is free.
+    func operationTransferDidEnd(_ operation: ImageDownloadOperation)
+}
+
+/// One transfer of one URL, shared by every requester (subscriber) of it.
 ///
-/// Its priority is the highest of its requesters'. It ends when the image
-/// arrives, when it fails for good, or when the last requester cancels, which
-/// cancels the task running the fetch and so aborts the HTTP transfer.
+/// The operation owns its subscribers. Its priority is the highest of
+/// theirs and follows them as they join, leave or change. When the last one
+/// leaves, the operation cancels itself, which cancels the task running the
+/// fetch and so aborts the HTTP transfer. The owner decides when it starts
+/// (`start`) and hears about the rest through `ImageDownloadOperationOwner`.
 ///
-/// The manager changes an operation's state with its own lock held first,
-/// then this operation's lock; the operation never takes the manager's lock
-/// while holding its own.
+/// Locking: `state` guards everything mutable. Subscriber handlers, the
+/// owner and the fetcher are only ever called with it released.
 final class ImageDownloadOperation: Sendable {
     enum Phase: Equatable {
-        /// Looking for the image in the disk cache; not yet in the network queue.
-        case checkingDisk
-        case queued
+        /// Created; waiting for the disk cache lookup or for a slot.
+        case pending
         case running
         case finished
         case cancelled
     }
 
-    struct Requester {
-        var subscriber: Subscriber
-        var priority: DownloadPriority
+    /// How `subscribe` went.
+    enum JoinOutcome: Equatable {
+        /// Joined; carries the operation's new priority when joining raised it.
+        case joined(raisedTo: DownloadPriority?)
+        /// The operation is over; the caller needs a new one.
+        case ended
     }
 
-    struct State {
-        var phase: Phase
-        var requesters: [Int: Requester] = [:]
-        /// The task looking up the disk cache or running the transfer.
+    private struct State {
+        var phase = Phase.pending
+        var subscribers: [ObjectIdentifier: (subscriber: Subscriber, priority: DownloadPriority)] = [:]
+        var priority: DownloadPriority
+        /// The task running the transfer, while it runs.
         var task: Task<Void, Never>?
-        /// Bumped whenever the operation is (re)inserted into the queue, so
-        /// older queue entries for it are recognised as stale.
-        var queueGeneration = 0
-        /// Holds one of the manager's concurrency slots until the task ends.
-        var holdsSlot = false
 
-        var priority: DownloadPriority {
-            requesters.values.map(\.priority).max() ?? .low
+        var isActive: Bool { phase == .pending || phase == .running }
+
+        /// Recomputes the priority; true when it changed.
+        mutating func updatePriority() -> Bool {
+            let updated = subscribers.values.map(\.priority).max() ?? priority
+            defer { priority = updated }
+            return updated != priority
         }
     }
 
     let url: URL
     /// Order of creation: first come, first served within a priority.
     let sequence: Int
-    let state: Mutex<State>
+    private weak let owner: (any ImageDownloadOperationOwner)?
+    private let state: NIOLockedValueBox<State>
 
-    init(url: URL, sequence: Int, phase: Phase) {
+    /// A new operation with its first subscriber.
+    init(url: URL, sequence: Int, owner: any ImageDownloadOperationOwner, subscriber: Subscriber, priority: DownloadPriority) {
         self.url = url
         self.sequence = sequence
-        self.state = Mutex(State(phase: phase))
+        self.owner = owner
+        var initial = State(priority: priority)
+        initial.subscribers[ObjectIdentifier(subscriber)] = (subscriber, priority)
+        self.state = NIOLockedValueBox(initial)
     }
 
-    var priority: DownloadPriority { state.withLock { $0.priority } }
-    var phase: Phase { state.withLock { $0.phase } }
+    var priority: DownloadPriority { state.withLockedValue { $0.priority } }
+    var phase: Phase { state.withLockedValue { $0.phase } }
+    var isActive: Bool { state.withLockedValue { $0.isActive } }
 
-    /// Tells every current requester how far the transfer has got.
-    func broadcastProgress(received: Int, expected: Int?) {
-        let subscribers = state.withLock { $0.requesters.values.map(\.subscriber) }
+    // MARK: - Subscribers
+
+    /// Adds a subscriber unless the operation is over. The caller (the
+    /// owner) learns of a raised priority from the outcome, not through
+    /// `operationPriorityDidChange`, so it may call this with its lock held.
+    func subscribe(_ subscriber: Subscriber, priority: DownloadPriority) -> JoinOutcome {
+        state.withLockedValue { state in
+            guard state.isActive else { return .ended }
+            state.subscribers[ObjectIdentifier(subscriber)] = (subscriber, priority)
+            return .joined(raisedTo: state.updatePriority() ? state.priority : nil)
+        }
+    }
+
+    /// Removes a subscriber; the last one leaving cancels the operation.
+    func unsubscribe(_ subscriber: Subscriber) {
+        enum Change { case none, priority, cancelled(Task<Void, Never>?) }
+        let change = state.withLockedValue { state -> Change in
+            guard state.isActive, state.subscribers.removeValue(forKey: ObjectIdentifier(subscriber)) != nil
+            else { return .none }
+            if state.subscribers.isEmpty {
+                state.phase = .cancelled
+                defer { state.task = nil }
+                return .cancelled(state.task)
+            }
+            return state.updatePriority() ? .priority : .none
+        }
+        switch change {
+        case .none:
+            break
+        case .priority:
+            owner?.operationPriorityDidChange(self)
+        case .cancelled(let task):
+            task?.cancel()
+            owner?.operationWasCancelled(self)
+        }
+    }
+
+    func setPriority(_ priority: DownloadPriority, for subscriber: Subscriber) {
+        let changed = state.withLockedValue { state in
+            let key = ObjectIdentifier(subscriber)
+            guard state.isActive, state.subscribers[key] != nil else { return false }
+            state.subscribers[key]?.priority = priority
+            return state.updatePriority()
+        }
+        if changed { owner?.operationPriorityDidChange(self) }
+    }
+
+    /// Cancels the operation whoever still wants it: each subscriber gets
+    /// `.cancelled` before this returns, and the transfer is aborted.
+    func cancelEverySubscriber() {
+        let ended = state.withLockedValue { state -> (subscribers: [Subscriber], task: Task<Void, Never>?)? in
+            guard state.isActive else { return nil }
+            state.phase = .cancelled
+            defer {
+                state.subscribers.removeAll()
+                state.task = nil
+            }
+            return (state.subscribers.values.map(\.subscriber), state.task)
+        }
+        guard let ended else { return }
+        ended.task?.cancel()
+        owner?.operationWasCancelled(self)
+        for subscriber in ended.subscribers {
+            subscriber.complete(.failure(.cancelled))
+        }
+    }
+
+    // MARK: - Running
+
+    /// Starts the transfer in a task of its own; false when the operation is
+    /// no longer pending (cancelled meanwhile). The owner may hold its lock.
+    func start(with fetcher: any ImageFetching, retries: RetryPolicy) -> Bool {
+        state.withLockedValue { state in
+            guard state.phase == .pending else { return false }
+            state.phase = .running
+            state.task = Task(priority: state.priority.taskPriority) {
+                let result = await self.download(with: fetcher, retries: retries)
+                self.finish(with: result)
+                self.owner?.operationTransferDidEnd(self)
+            }
+            return true
+        }
+    }
+
+    /// Ends the operation with `result` and tells its subscribers, unless it
+    /// ended already (then the call does nothing).
+    func finish(with result: Result<ImageResponse, ImageLoadError>) {
+        let subscribers = state.withLockedValue { state -> [Subscriber]? in
+            guard state.isActive else { return nil }
+            state.phase = .finished
+            state.task = nil
+            defer { state.subscribers.removeAll() }
+            return state.subscribers.values.map(\.subscriber)
+        }
+        guard let subscribers else { return }
+        owner?.operation(self, didFinishWith: result)
+        for subscriber in subscribers {
+            subscriber.complete(result)
+        }
+    }
+
+    private func broadcastProgress(received: Int, expected: Int?) {
+        let subscribers = state.withLockedValue { $0.subscribers.values.map(\.subscriber) }
         for subscriber in subscribers {
             subscriber.progress(received: received, expected: expected)
         }
     }
 
-    /// Fetches the bytes, retrying transient failures with exponential
-    /// backoff, and checks that they form a whole image.
-    ///
-    /// - Parameter onRetry: called before each retry (for statistics).
-    /// - Parameter onBytes: called with the size of each body received.
-    func download(
-        with fetcher: any ImageFetching,
-        maxRetries: Int,
-        retryBaseDelay: Duration,
-        onRetry: @Sendable () -> Void,
-        onBytes: @Sendable (Int) -> Void
-    ) async -> Result<ImageResponse, ImageLoadError> {
+    /// Fetches the bytes, retrying transient failures with growing pauses,
+    /// and checks that they form a whole image. A transfer that stalls ends
+    /// when the fetcher's idle timeout fires, and is retried like any other
+    /// time-out; the operation keeps its one slot throughout.
+    private func download(with fetcher: any ImageFetching, retries: RetryPolicy) async -> Result<ImageResponse, ImageLoadError> {
         var attempt = 0
         while true {
             if Task.isCancelled { return .failure(.cancelled) }
@@ -86,21 +208,51 @@ final class ImageDownloadOperation: Sendable {
                 }
             } catch {
                 if Task.isCancelled || error == .cancelled { return .failure(.cancelled) }
-                guard error.isTransient, attempt < maxRetries else { return .failure(.network(error)) }
-                onRetry()
+                guard RetryPolicy.isRetryable(error), attempt < retries.maxRetries else { return .failure(.network(error)) }
+                owner?.operationWillRetry(self)
                 do {
-                    try await Task.sleep(for: retryBaseDelay * (1 << attempt))
+                    try await Task.sleep(for: retries.delay(beforeRetry: attempt))
                 } catch {
                     return .failure(.cancelled)
                 }
                 attempt += 1
                 continue
             }
-            onBytes(data.count)
+            owner?.operation(self, didReceiveBytes: data.count)
             if Task.isCancelled { return .failure(.cancelled) }
             return ImageFormat.validate(data).map { format in
                 ImageResponse(url: url, data: data, format: format, source: .network)
             }
+        }
+    }
+}
+
+/// How often, and after what pause, a failed transfer is tried again.
+struct RetryPolicy: Sendable {
+    var maxRetries: Int
+    var baseDelay: Duration
+    /// No pause grows past this, however many retries are allowed.
+    static let maxDelay: Duration = .seconds(30)
+
+    /// Worth another try: server errors, resets and time-outs, which
+    /// includes a transfer the fetcher gave up on because it stalled.
+    /// Client errors, refusals and cancellation are not.
+    static func isRetryable(_ error: NetworkError) -> Bool {
+        error.isTransient
+    }
+
+    /// The pause before retry number `attempt + 1`: the base, doubled each time.
+    func delay(beforeRetry attempt: Int) -> Duration {
+        min(baseDelay * (1 << min(attempt, 16)), Self.maxDelay)
+    }
+}
+
+extension DownloadPriority {
+    var taskPriority: TaskPriority {
+        switch self {
+        case .high: .userInitiated
+        case .normal: .medium
+        case .low: .utility
         }
     }
 }

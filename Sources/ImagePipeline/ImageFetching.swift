@@ -5,6 +5,9 @@ import Foundation
 ///
 /// Implementations must stop the transfer when the calling task is cancelled
 /// (the server should see the connection go away) and then throw `.cancelled`.
+/// A transfer that stops receiving must end on its own after an idle timeout
+/// with an error whose `isTransient` is true: the pipeline retries it (a
+/// bounded number of times, in the same slot) rather than wait forever.
 public protocol ImageFetching: Sendable {
     func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data
 }

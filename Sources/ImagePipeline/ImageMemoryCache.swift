@@ -1,40 +1,40 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A least-recently-used cache of images in memory, bounded by total bytes
 /// and by count. Lookups and inserts are O(1); thread-safe.
 final class ImageMemoryCache: Sendable {
-    private let state: Mutex<LRUList>
+    private let state: NIOLockedValueBox<LRUList>
 
     init(costLimit: Int, countLimit: Int) {
-        state = Mutex(LRUList(costLimit: costLimit, countLimit: countLimit))
+        state = NIOLockedValueBox(LRUList(costLimit: costLimit, countLimit: countLimit))
     }
 
     /// The image for `url`, which becomes the most recently used.
     func value(for url: URL) -> ImageResponse? {
-        state.withLock { $0.value(for: url) }
+        state.withLockedValue { $0.value(for: url) }
     }
 
     /// Stores `response` as the most recently used, evicting the least
     /// recently used until both limits hold. An image bigger than the whole
     /// cost limit is not stored.
     func insert(_ response: ImageResponse) {
-        state.withLock { $0.insert(response, cost: response.data.count) }
+        state.withLockedValue { $0.insert(response, cost: response.data.count) }
     }
 
     func removeValue(for url: URL) {
-        state.withLock { $0.remove(url) }
+        state.withLockedValue { $0.remove(url) }
     }
 
     func removeAll() {
-        state.withLock { $0.removeAll() }
+        state.withLockedValue { $0.removeAll() }
     }
 
-    var totalCost: Int { state.withLock { $0.totalCost } }
-    var count: Int { state.withLock { $0.index.count } }
+    var totalCost: Int { state.withLockedValue { $0.totalCost } }
+    var count: Int { state.withLockedValue { $0.index.count } }
 
     /// URLs from most to least recently used.
-    var urlsByRecency: [URL] { state.withLock { $0.keysByRecency() } }
+    var urlsByRecency: [URL] { state.withLockedValue { $0.keysByRecency() } }
 }
 
 /// A doubly linked list in an array (indices instead of pointers), plus an

@@ -25,8 +25,13 @@ public struct ImagePipelineConfiguration: Sendable {
     public var diskSizeLimit = 150 << 20
     /// Extra attempts after a transient failure (5xx, 429, reset, time-out).
     public var maxRetries = 2
-    /// Delay before the first retry; each further retry waits twice as long.
+    /// Delay before the first retry; each further retry waits twice as long
+    /// (at most 30 seconds).
     public var retryBaseDelay: Duration = .milliseconds(250)
+    /// Called once, on some background thread, when the first disk-cache
+    /// file cannot be written, with a message naming the file and the
+    /// reason. Later failures only count (see `ImagePipelineStatistics`).
+    public var onCacheWriteFailure: (@Sendable (String) -> Void)? = nil
 
     public init() {}
 }
@@ -96,6 +101,10 @@ public struct ImagePipelineStatistics: Sendable, Equatable {
     public var bytesDownloaded = 0
     /// Retries after transient failures.
     public var retries = 0
+    /// Disk-cache files that could not be written (the images still load).
+    public var cacheWriteFailures = 0
+    /// The latest of those failures: the file and the reason, for a person.
+    public var lastCacheError: String? = nil
 
     public init() {}
 }

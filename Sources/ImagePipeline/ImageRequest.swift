@@ -1,4 +1,11 @@
 import Foundation
+import NIOConcurrencyHelpers
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A requester's handle on one image load.
 ///
@@ -8,68 +15,108 @@ import Foundation
 public final class ImageRequest: Sendable {
     public let url: URL
     let subscriber: Subscriber
-    private let manager: ImageDownloadManager
+    /// The transfer this request subscribed to; `nil` when the memory cache answered.
+    private let operation: ImageDownloadOperation?
 
-    init(url: URL, subscriber: Subscriber, manager: ImageDownloadManager) {
+    init(url: URL, subscriber: Subscriber, operation: ImageDownloadOperation?) {
         self.url = url
         self.subscriber = subscriber
-        self.manager = manager
+        self.operation = operation
     }
 
     /// Stops listening; aborts the transfer if nobody else wants the image.
     /// Waits for a handler call already running on another thread to return.
+    /// A handler may cancel its own request.
     public func cancel() {
-        manager.cancel(self)
+        guard subscriber.close() else { return }
+        operation?.unsubscribe(subscriber)
     }
 
     /// Changes this requester's priority; the transfer's priority is the
     /// highest of its requesters', and a queued transfer moves accordingly.
     public func setPriority(_ priority: DownloadPriority) {
-        manager.setPriority(priority, for: self)
+        operation?.setPriority(priority, for: subscriber)
     }
 }
 
-/// One requester: its handler, and the switch that silences it for good.
+/// One requester's handler, and the switch that silences it for good.
 ///
-/// `@unchecked Sendable`: `closed` is only read or written with `lock` held,
-/// and the handler is only called with `lock` held, so `close()` returning
-/// means no call is running or will start. The lock is recursive so a
-/// handler may cancel its own request.
-final class Subscriber: @unchecked Sendable {
-    let id: Int
-    private let handler: @Sendable (ImageLoadEvent) -> Void
-    private let lock = NSRecursiveLock()
-    private var closed = false
+/// `delivery` is held while the handler runs, so `close()` can wait for a
+/// call in progress on another thread. `state` is taken only briefly, never
+/// around the handler. A handler that cancels its own request, or causes
+/// another event for it, finds its own thread delivering and neither waits
+/// nor takes `delivery` again (it is not recursive).
+final class Subscriber: Sendable {
+    private struct State {
+        var closed = false
+        /// The thread running the handler now, if any.
+        var deliveringThread: UInt?
+    }
 
-    init(id: Int, handler: @escaping @Sendable (ImageLoadEvent) -> Void) {
-        self.id = id
+    private let handler: @Sendable (ImageLoadEvent) -> Void
+    private let delivery = NIOLock()
+    private let state = NIOLockedValueBox(State())
+
+    init(handler: @escaping @Sendable (ImageLoadEvent) -> Void) {
         self.handler = handler
     }
 
     /// Passes on a progress event unless the subscriber is closed.
     func progress(received: Int, expected: Int?) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
-        handler(.progress(received: received, expected: expected))
+        deliver(.progress(received: received, expected: expected), isFinal: false)
     }
 
     /// Delivers the final event, once; later calls do nothing.
     func complete(_ result: Result<ImageResponse, ImageLoadError>) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
-        closed = true
-        handler(.completed(result))
+        deliver(.completed(result), isFinal: true)
     }
 
-    /// Silences the subscriber. Returns false when it was already closed
-    /// (completed or cancelled before).
+    /// Silences the subscriber and waits for a handler call in progress on
+    /// another thread. Returns false when it was already closed (completed
+    /// or cancelled before).
     func close() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return false }
-        closed = true
-        return true
+        let me = Self.currentThread()
+        let (wasOpen, reentrant) = state.withLockedValue { state in
+            defer { state.closed = true }
+            return (!state.closed, state.deliveringThread == me)
+        }
+        if !reentrant {
+            delivery.withLock {}
+        }
+        return wasOpen
+    }
+
+    private func deliver(_ event: ImageLoadEvent, isFinal: Bool) {
+        let me = Self.currentThread()
+        // An event raised by the handler itself (say it calls `cancelAll`)
+        // runs nested, as this thread already holds `delivery`.
+        if state.withLockedValue({ $0.deliveringThread == me }) {
+            callHandler(event, isFinal: isFinal, on: me)
+            return
+        }
+        delivery.withLock {
+            callHandler(event, isFinal: isFinal, on: me)
+        }
+    }
+
+    /// Calls the handler unless closed; the caller holds `delivery`.
+    private func callHandler(_ event: ImageLoadEvent, isFinal: Bool, on thread: UInt) {
+        let outer = state.withLockedValue { state -> UInt?? in
+            guard !state.closed else { return nil }
+            if isFinal { state.closed = true }
+            defer { state.deliveringThread = thread }
+            return .some(state.deliveringThread)
+        }
+        guard let outer else { return }
+        handler(event)
+        state.withLockedValue { $0.deliveringThread = outer }
+    }
+
+    private static func currentThread() -> UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
     }
 }

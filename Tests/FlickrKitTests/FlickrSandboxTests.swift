@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import FlickrKit
 import Sandbox
 import Synchronization
@@ -184,11 +185,11 @@ import Synchronization
                     return .failure(error)
                 }
             }
-            #expect(await eventually { received.value > 0 }, "no body bytes arrived")
+            #expect(await poll { received.value > 0 }, "no body bytes arrived")
             fetch.cancel()
             let outcome = await fetch.value
             #expect(outcome == .failure(.cancelled))
-            #expect(await eventually { server.stats().abortedResponses >= 1 }, "the sandbox saw no aborted response")
+            #expect(await poll { server.stats().abortedResponses >= 1 }, "the sandbox saw no aborted response")
             let record = try #require(server.requestLog().last { $0.kind == "image" })
             #expect(record.aborted)
         }

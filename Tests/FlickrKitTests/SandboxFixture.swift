@@ -22,17 +22,6 @@ func withSandbox<T>(
     }
 }
 
-/// Polls `condition` every 20 ms for up to `seconds` (a safety net, not a
-/// timing assertion); returns whether it became true.
-func eventually(within seconds: Double = 20, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return condition()
-}
-
 /// A loopback port that was just bound and closed, so nothing listens on it.
 func closedLoopbackPort() throws -> Int {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

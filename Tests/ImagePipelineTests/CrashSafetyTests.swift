@@ -52,7 +52,7 @@ import Glibc
             ((try? FileManager.default.contentsOfDirectory(at: cacheFolder, includingPropertiesForKeys: nil)) ?? [])
                 .filter { $0.pathExtension == ImageDiskCache.fileExtension }
         }
-        await waitUntil("the child has written some cache entries") { entries().count >= 30 || !process.isRunning }
+        try await eventually(timeout: patience) { entries().count >= 30 || !process.isRunning }
         #expect(process.isRunning, "the child must still be writing when it is killed")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -91,6 +91,13 @@ import TestSupport
             await cache.flush()
         }
         #expect(cache.diskUsage() == limit)
+        // Writes a few milliseconds apart can share a timestamp (the kernel's
+        // clock for file times is coarse), so give them distinct past ones.
+        for index in 0..<10 {
+            let used = Date(timeIntervalSinceNow: -1_000 + Double(index))
+            try FileManager.default.setAttributes(
+                [.modificationDate: used], ofItemAtPath: cache.fileURL(for: testURL(String(format: "%02d", index))).path)
+        }
         // Use the oldest entry, then go over the limit.
         #expect(cache.data(for: testURL("00")) != nil)
         cache.store(fakeJPEG(size: 1_000), for: testURL("10"))

@@ -8,26 +8,6 @@ import TestSupport
 /// The pipeline against the real sandbox over loopback HTTP, checked through
 /// the sandbox's own counters and request log.
 @Suite struct SandboxPipelineTests {
-    /// A sandbox, a `NetworkManager` and a pipeline, torn down however the body ends.
-    private func withPipeline(
-        sandbox configureSandbox: (inout SandboxConfiguration) -> Void = { _ in },
-        pipeline configurePipeline: (inout ImagePipelineConfiguration) -> Void = { _ in },
-        _ body: (SandboxServer, NetworkManager, ImageDownloadManager) async throws -> Void
-    ) async throws {
-        try await withSandboxSession(photoCount: 500, configure: configureSandbox) { server, network in
-            var configuration = ImagePipelineConfiguration()
-            configuration.retryBaseDelay = .milliseconds(5)
-            configurePipeline(&configuration)
-            let pipeline = ImageDownloadManager(fetcher: network, configuration: configuration)
-            defer { pipeline.cancelAll() }
-            try await body(server, network, pipeline)
-        }
-    }
-
-    private func imageURL(_ server: SandboxServer, _ index: Int, _ size: SandboxImageSize = .q) -> URL {
-        URL(string: server.baseURL.absoluteString + server.catalog.photo(at: index).imagePath(size))!
-    }
-
     private func imagePaths(_ server: SandboxServer) -> [String] {
         server.requestLog().filter { $0.kind == "image" }.map(\.path)
     }
@@ -35,8 +15,8 @@ import TestSupport
     // MARK: - Coalescing and cancellation
 
     @Test func twoRequestersMakeOneImageRequest() async throws {
-        try await withPipeline(sandbox: { $0.latency = .milliseconds(100) }) { server, _, pipeline in
-            let url = imageURL(server, 1)
+        try await withSandboxPipeline(sandbox: { $0.latency = .milliseconds(100) }) { server, _, pipeline in
+            let url = sandboxImageURL(server, 1)
             async let first = pipeline.loadResult(url)
             async let second = pipeline.loadResult(url)
             let results = await [first, second]
@@ -47,15 +27,15 @@ import TestSupport
     }
 
     @Test func cancellingOneOfTwoRequestersLetsTheTransferFinishForTheOther() async throws {
-        try await withPipeline(sandbox: { $0.throttleKBps = 200 }) { server, _, pipeline in
-            let url = imageURL(server, 2, .l)
-            let kept = EventRecorder()
-            let dropped = EventRecorder()
+        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 200 }) { server, _, pipeline in
+            let url = sandboxImageURL(server, 2, .l)
+            let kept = ImageEventRecorder()
+            let dropped = ImageEventRecorder()
             pipeline.load(url, priority: .normal, onEvent: kept.handler)
             let request = pipeline.load(url, priority: .normal, onEvent: dropped.handler)
-            await waitUntil("the body is arriving") { kept.receivedBytes > 0 }
+            try await eventually(timeout: patience) { kept.receivedBytes > 0 }
             request.cancel()
-            await waitUntil("the kept requester completed") { kept.completion != nil }
+            try await eventually(timeout: patience) { kept.completion != nil }
             #expect((try? kept.completion?.get())?.source == .network)
             #expect(dropped.completion == nil)
             let stats = server.stats()
@@ -65,17 +45,17 @@ import TestSupport
     }
 
     @Test func cancellingBothRequestersAbortsTheTransferMidBody() async throws {
-        try await withPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
-            let url = imageURL(server, 3, .l)
-            let first = EventRecorder()
-            let second = EventRecorder()
+        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+            let url = sandboxImageURL(server, 3, .l)
+            let first = ImageEventRecorder()
+            let second = ImageEventRecorder()
             let one = pipeline.load(url, priority: .normal, onEvent: first.handler)
             let two = pipeline.load(url, priority: .high, onEvent: second.handler)
-            await waitUntil("the body is arriving") { first.receivedBytes > 0 }
+            try await eventually(timeout: patience) { first.receivedBytes > 0 }
             one.cancel()
             two.cancel()
-            await waitUntil("the sandbox saw the transfer aborted") { server.stats().abortedResponses == 1 }
-            await waitUntil("nothing is in flight") { server.stats().inFlight == 0 }
+            try await eventually(timeout: patience) { server.stats().abortedResponses == 1 }
+            try await eventually(timeout: patience) { server.stats().inFlight == 0 }
             #expect(first.completion == nil && second.completion == nil)
             #expect(server.stats().imageRequests == 1)
             #expect(pipeline.cachedImage(for: url) == nil)
@@ -83,18 +63,18 @@ import TestSupport
     }
 
     @Test func cancelAllAbortsEveryTransferAndQueuedOnesNeverStart() async throws {
-        try await withPipeline(
+        try await withSandboxPipeline(
             sandbox: { $0.throttleKBps = 16 },
             pipeline: { $0.maxConcurrentDownloads = 2 }
         ) { server, _, pipeline in
-            let recorders = (0..<6).map { _ in EventRecorder() }
+            let recorders = (0..<6).map { _ in ImageEventRecorder() }
             for (index, recorder) in recorders.enumerated() {
-                pipeline.load(imageURL(server, 10 + index, .l), priority: .normal, onEvent: recorder.handler)
+                pipeline.load(sandboxImageURL(server, 10 + index, .l), priority: .normal, onEvent: recorder.handler)
             }
-            await waitUntil("two bodies are arriving") { recorders.prefix(2).allSatisfy { $0.receivedBytes > 0 } }
+            try await eventually(timeout: patience) { recorders.prefix(2).allSatisfy { $0.receivedBytes > 0 } }
             pipeline.cancelAll()
-            await waitUntil("both transfers were aborted") { server.stats().abortedResponses == 2 }
-            await waitUntil("nothing is in flight") { server.stats().inFlight == 0 }
+            try await eventually(timeout: patience) { server.stats().abortedResponses == 2 }
+            try await eventually(timeout: patience) { server.stats().inFlight == 0 }
             #expect(server.stats().imageRequests == 2)
         }
     }
@@ -102,35 +82,35 @@ import TestSupport
     // MARK: - Priorities
 
     @Test func requestOrderAtTheSandboxFollowsPriorityWithOneSlot() async throws {
-        try await withPipeline(
+        try await withSandboxPipeline(
             sandbox: { $0.latency = .milliseconds(50) },
             pipeline: { $0.maxConcurrentDownloads = 1 }
         ) { server, _, pipeline in
-            let first = EventRecorder()
-            pipeline.load(imageURL(server, 0), priority: .normal, onEvent: first.handler)
+            let first = ImageEventRecorder()
+            pipeline.load(sandboxImageURL(server, 0), priority: .normal, onEvent: first.handler)
             let plan: [(Int, DownloadPriority)] = [(1, .low), (2, .normal), (3, .high), (4, .low), (5, .high), (6, .normal)]
-            let recorders = plan.map { _ in EventRecorder() }
+            let recorders = plan.map { _ in ImageEventRecorder() }
             for ((index, priority), recorder) in zip(plan, recorders) {
-                pipeline.load(imageURL(server, index), priority: priority, onEvent: recorder.handler)
+                pipeline.load(sandboxImageURL(server, index), priority: priority, onEvent: recorder.handler)
             }
-            await waitUntil("all completed") { (recorders + [first]).allSatisfy { $0.completion != nil } }
+            try await eventually(timeout: patience) { (recorders + [first]).allSatisfy { $0.completion != nil } }
             let expected = [0, 3, 5, 2, 6, 1, 4].map { server.catalog.photo(at: $0).imagePath(.q) }
             #expect(imagePaths(server) == expected)
         }
     }
 
     @Test func raisingAQueuedRequestJumpsTheQueueAtTheSandbox() async throws {
-        try await withPipeline(
+        try await withSandboxPipeline(
             sandbox: { $0.latency = .milliseconds(50) },
             pipeline: { $0.maxConcurrentDownloads = 1 }
         ) { server, _, pipeline in
-            let recorders = (0..<4).map { _ in EventRecorder() }
-            pipeline.load(imageURL(server, 0), priority: .normal, onEvent: recorders[0].handler)
-            pipeline.load(imageURL(server, 1), priority: .low, onEvent: recorders[1].handler)
-            pipeline.load(imageURL(server, 2), priority: .low, onEvent: recorders[2].handler)
-            let last = pipeline.load(imageURL(server, 3), priority: .low, onEvent: recorders[3].handler)
+            let recorders = (0..<4).map { _ in ImageEventRecorder() }
+            pipeline.load(sandboxImageURL(server, 0), priority: .normal, onEvent: recorders[0].handler)
+            pipeline.load(sandboxImageURL(server, 1), priority: .low, onEvent: recorders[1].handler)
+            pipeline.load(sandboxImageURL(server, 2), priority: .low, onEvent: recorders[2].handler)
+            let last = pipeline.load(sandboxImageURL(server, 3), priority: .low, onEvent: recorders[3].handler)
             last.setPriority(.high)
-            await waitUntil("all completed") { recorders.allSatisfy { $0.completion != nil } }
+            try await eventually(timeout: patience) { recorders.allSatisfy { $0.completion != nil } }
             let expected = [0, 3, 1, 2].map { server.catalog.photo(at: $0).imagePath(.q) }
             #expect(imagePaths(server) == expected)
         }
@@ -139,13 +119,13 @@ import TestSupport
     // MARK: - Retries and invalid bodies
 
     @Test func injected503IsRetriedThenSucceeds() async throws {
-        try await withPipeline(sandbox: {
+        try await withSandboxPipeline(sandbox: {
             $0.faults.rate = 1
             $0.faults.kind = .status
             $0.faults.status = 503
             $0.faults.times = 1
         }) { server, _, pipeline in
-            let response = try await pipeline.image(for: imageURL(server, 4), priority: .normal)
+            let response = try await pipeline.image(for: sandboxImageURL(server, 4), priority: .normal)
             #expect(response.source == .network)
             #expect(server.stats().imageRequests == 2)
             #expect(pipeline.statistics().retries == 1)
@@ -153,20 +133,20 @@ import TestSupport
     }
 
     @Test func connectionResetIsRetriedThenSucceeds() async throws {
-        try await withPipeline(sandbox: {
+        try await withSandboxPipeline(sandbox: {
             $0.faults.rate = 1
             $0.faults.kind = .reset
             $0.faults.times = 1
         }) { server, _, pipeline in
             // The server closes after half the announced body: `.connectionLost`, retried.
-            let response = try await pipeline.image(for: imageURL(server, 5), priority: .normal)
+            let response = try await pipeline.image(for: sandboxImageURL(server, 5), priority: .normal)
             #expect(response.format == .jpeg)
             #expect(server.stats().imageRequests == 2)
         }
     }
 
     @Test func notFoundIsNotRetried() async throws {
-        try await withPipeline { server, _, pipeline in
+        try await withSandboxPipeline { server, _, pipeline in
             let url = URL(string: server.baseURL.absoluteString + "/1/0000_nosuch_q.jpg")!
             let result = await pipeline.loadResult(url)
             guard case .failure(.network(.httpStatus(404, _))) = result else {
@@ -180,14 +160,14 @@ import TestSupport
     @Test(arguments: [FaultConfiguration.Kind.truncate, .garbage])
     func brokenBodyIsAnInvalidImageAndNeverCached(kind: FaultConfiguration.Kind) async throws {
         let folder = try TemporaryDirectory()
-        try await withPipeline(
+        try await withSandboxPipeline(
             sandbox: {
                 $0.faults.rate = 1
                 $0.faults.kind = kind
             },
             pipeline: { $0.diskCacheDirectory = folder.url }
         ) { server, _, pipeline in
-            let url = imageURL(server, 6)
+            let url = sandboxImageURL(server, 6)
             let result = await pipeline.loadResult(url)
             guard case .failure(.invalidImage) = result else {
                 Issue.record("expected invalidImage, got \(result)")
@@ -205,8 +185,8 @@ import TestSupport
 
     @Test func secondManagerOnTheSameDirectoryServesFromDiskWithoutRequests() async throws {
         let folder = try TemporaryDirectory()
-        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
-            let urls = (0..<5).map { imageURL(server, 20 + $0) }
+        try await withSandboxPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
+            let urls = (0..<5).map { sandboxImageURL(server, 20 + $0) }
             for url in urls { _ = try await pipeline.image(for: url, priority: .normal) }
             await pipeline.waitForPendingWrites()
             var configuration = ImagePipelineConfiguration()
@@ -223,8 +203,8 @@ import TestSupport
     @Test(arguments: ["corrupt", "truncate"])
     func damagedDiskEntryIsDiscardedAndRefetched(damage: String) async throws {
         let folder = try TemporaryDirectory()
-        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
-            let url = imageURL(server, 30)
+        try await withSandboxPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, pipeline in
+            let url = sandboxImageURL(server, 30)
             let original = try await pipeline.image(for: url, priority: .normal)
             await pipeline.waitForPendingWrites()
             let file = try #require(pipeline.diskCache?.fileURL(for: url))
@@ -250,11 +230,11 @@ import TestSupport
 
     @Test func twoManagersSharingOneCacheDirectoryNeverServeDamagedImages() async throws {
         let folder = try TemporaryDirectory()
-        try await withPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, first in
+        try await withSandboxPipeline(pipeline: { $0.diskCacheDirectory = folder.url }) { server, network, first in
             var configuration = ImagePipelineConfiguration()
             configuration.diskCacheDirectory = folder.url
             let second = ImageDownloadManager(fetcher: network, configuration: configuration)
-            let urls = (0..<30).map { imageURL(server, 40 + $0) }
+            let urls = (0..<30).map { sandboxImageURL(server, 40 + $0) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for url in urls {
                     group.addTask { _ = try await first.image(for: url, priority: .normal) }
@@ -275,8 +255,8 @@ import TestSupport
     }
 
     @Test func memoryCacheKeepsOnlyTheMostRecentImagesWithinItsCountLimit() async throws {
-        try await withPipeline(pipeline: { $0.memoryCountLimit = 3 }) { server, _, pipeline in
-            let urls = (0..<5).map { imageURL(server, 80 + $0) }
+        try await withSandboxPipeline(pipeline: { $0.memoryCountLimit = 3 }) { server, _, pipeline in
+            let urls = (0..<5).map { sandboxImageURL(server, 80 + $0) }
             for url in urls { _ = try await pipeline.image(for: url, priority: .normal) }
             #expect(pipeline.memoryCache.urlsByRecency == urls.suffix(3).reversed())
             #expect(pipeline.cachedImage(for: urls[0]) == nil)
