@@ -22,13 +22,16 @@ public struct ShutterstockSearchResults: Sendable, Equatable {
     /// `ceil(total_count / per_page)`, or this page when it came back short.
     public var pages: Int {
         if isShortPage { return page }
-        return max(1, (totalCount + perPage - 1) / perPage)
+        // Division first: any count the server sends must not overflow.
+        return max(1, totalCount / perPage + (totalCount % perPage == 0 ? 0 : 1))
     }
 
     /// `total_count`, or what the pages so far really held when this page
     /// came back short.
     public var total: Int {
-        isShortPage ? min(totalCount, (page - 1) * perPage + itemCount) : totalCount
+        guard isShortPage else { return totalCount }
+        let (before, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+        return overflow ? totalCount : min(totalCount, before + itemCount)
     }
 }
 

@@ -114,6 +114,16 @@ import Testing
         #expect(results.total == 60)
     }
 
+    @Test func hugeCountsDoNotOverflow() throws {
+        let full = #"{"page":9223372036854775807,"per_page":1,"total_count":9223372036854775807,"data":[{"id":"1"}]}"#
+        let results = try ShutterstockResponseDecoder.decodeSearch(Data(full.utf8))
+        #expect(results.pages == Int.max)
+        let short = #"{"page":9223372036854775807,"per_page":500,"total_count":9223372036854775807,"data":[]}"#
+        let last = try ShutterstockResponseDecoder.decodeSearch(Data(short.utf8))
+        #expect(last.pages == Int.max)
+        #expect(last.total == Int.max)
+    }
+
     // MARK: - Broken bodies
 
     @Test(arguments: [
