@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+
+/// Shutterstock's image search (API v2), or anything that speaks it, such as
+/// the sandbox.
+///
+/// Requests are built by `ShutterstockSearchRequest` and sent through
+/// `NetworkManager` with the credentials in the `Authorization` header;
+/// answers go through `ShutterstockResponseDecoder` and are fitted to `Photo`
+/// in `ShutterstockProvider+Photo.swift`. The credentials are scrubbed from
+/// every error and kept out of this type's descriptions and mirror.
+public struct ShutterstockProvider: PhotoProvider {
+    public static let defaultBaseURL = URL(string: "https://api.shutterstock.com")!
+    /// The variable the app reads `--api-url`'s default from. (Shutterstock's
+    /// own command-line tool calls its equivalent `SHUTTERSTOCK_CUSTOM_URL`.)
+    public static let baseURLVariable = "SHUTTERSTOCK_API_URL"
+
+    public let displayName: String
+    /// Shutterstock documents no cap on how deep a search may page; a free
+    /// account's smaller library shows up as a short last page instead.
+    public var maxResults: Int? { nil }
+    public let baseURL: URL
+    /// The order of `search` results (`recent` is always `.newest`).
+    public let searchSort: ShutterstockSort
+
+    private let credentials: ShutterstockCredentials
+    private let network: NetworkManager
+    private let logger = Logger(label: "flickr.shutterstock")
+
+    /// Largest answer accepted: a full 500-image page is well under 2 MB.
+    private static let maxResponseBytes = 16 << 20
+
+    public init(
+        credentials: ShutterstockCredentials,
+        baseURL: URL = ShutterstockProvider.defaultBaseURL,
+        network: NetworkManager,
+        displayName: String = "Shutterstock",
+        searchSort: ShutterstockSort = .popular
+    ) {
+        self.credentials = credentials
+        self.baseURL = baseURL
+        self.network = network
+        self.displayName = displayName
+        self.searchSort = searchSort
+    }
+
+    // MARK: - PhotoProvider
+
+    /// Images matching every word of `query` (`-word` excludes), safe only.
+    public func search(_ query: String, page: Int, perPage: Int) async throws(ShutterstockError) -> PhotoPage {
+        try await fetchPage(searchRequest(query, page: page, perPage: perPage))
+    }
+
+    /// The newest images: a search with no query, sorted by `newest`.
+    public func recent(page: Int, perPage: Int) async throws(ShutterstockError) -> PhotoPage {
+        try await fetchPage(recentRequest(page: page, perPage: perPage))
+    }
+
+    public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
+        Self.imageURL(in: photo, size: size)
+    }
+
+    /// `https://www.shutterstock.com/image-photo/{id}`, which leads to the
+    /// image's page.
+    public func photoPageURL(for photo: Photo) -> URL? {
+        guard !photo.id.isEmpty, photo.id.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.decimalDigits.contains($0) })
+        else { return nil }
+        return URL(string: "https://www.shutterstock.com/image-photo/\(photo.id)")
+    }
+
+    // MARK: - Shutterstock's own terms
+
+    /// One page of results as Shutterstock described them, for callers that
+    /// want more than `PhotoPage` carries (search id, image types, page URLs).
+    public func searchImages(_ request: ShutterstockSearchRequest) async throws(ShutterstockError) -> ShutterstockSearchResults {
+        let data = try await send(request.url(base: baseURL))
+        do throws(ShutterstockError) {
+            let results = try ShutterstockResponseDecoder.decodeSearch(data, redacting: credentials.secrets)
+            if results.skippedItems > 0 {
+                logger.debug("Skipped images without an id", metadata: [
+                    "skipped": "\(results.skippedItems)", "page": "\(results.page)",
+                ])
+            }
+            return results
+        } catch {
+            throw error.redacting(credentials.secrets)
+        }
+    }
+
+    func searchRequest(_ query: String, page: Int, perPage: Int) throws(ShutterstockError) -> ShutterstockSearchRequest {
+        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.isEmpty else {
+            throw .invalidRequest("The search text is empty. Type some words to search for, or ask for recent photos.")
+        }
+        return ShutterstockSearchRequest(query: text, page: page, perPage: perPage, sort: searchSort)
+    }
+
+    func recentRequest(page: Int, perPage: Int) -> ShutterstockSearchRequest {
+        ShutterstockSearchRequest(query: nil, page: page, perPage: perPage, sort: .newest)
+    }
+
+    /// What every call sends besides the `User-Agent` `NetworkManager` adds.
+    var headers: [(String, String)] {
+        [("Authorization", credentials.authorization), ("Accept", "application/json")]
+    }
+
+    // MARK: - Sending
+
+    private func fetchPage(_ request: ShutterstockSearchRequest) async throws(ShutterstockError) -> PhotoPage {
+        let results = try await searchImages(request)
+        return PhotoPage(
+            page: results.page, pages: results.pages, perPage: results.perPage, total: results.total,
+            photos: results.images.map(Self.photo(from:)))
+    }
+
+    /// The one place a REST call goes out, once per attempt: this is where
+    /// the shared retry policy wraps the exchange (transport errors, 5xx and
+    /// 429 are worth retrying — `ShutterstockError.isTransient` — and
+    /// `retryAfter` says how long a 429 asked to wait).
+    ///
+    /// `NetworkManager` reports a non-2xx status without its body or headers,
+    /// so the error carries no server message or `Retry-After` yet; once it
+    /// passes them along, hand them to `ShutterstockError.http(status:contentType:retryAfter:body:redacting:)`.
+    private func send(_ url: URL) async throws(ShutterstockError) -> Data {
+        do {
+            return try await network.get(url, headers: headers, maxBytes: Self.maxResponseBytes).body
+        } catch {
+            throw Self.error(from: error, redacting: credentials.secrets).redacting(credentials.secrets)
+        }
+    }
+
+    static func error(from error: NetworkError, redacting secrets: [String]) -> ShutterstockError {
+        if case .httpStatus(let status, _) = error { return .http(status: status, redacting: secrets) }
+        return .network(error)
+    }
+}
+
+// MARK: - Descriptions without the credentials
+
+extension ShutterstockProvider: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String {
+        "ShutterstockProvider(\(displayName), base URL: \(baseURL.host ?? "?"), \(credentials.kind): \(Redaction.placeholder))"
+    }
+
+    public var debugDescription: String { description }
+
+    public var customMirror: Mirror {
+        Mirror(self, children: [
+            "displayName": displayName, "baseURL": baseURL, "searchSort": searchSort,
+            "credentials": Redaction.placeholder,
+        ])
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import FlickrKit
+
+/// Shutterstock images as `Photo`s: which rendition each size gets, what
+/// `/open` shows, and the page a person opens.
+@Suite struct ShutterstockPhotoTests {
+    private func provider() throws -> ShutterstockProvider {
+        ShutterstockProvider(credentials: try .token("t"), network: ShutterstockRequestTests.idleNetwork)
+    }
+
+    private func photos(_ file: String) throws -> [Photo] {
+        try ShutterstockResponseDecoder.decodeSearch(try ShutterstockRecorded.data(file)).images.map(ShutterstockProvider.photo(from:))
+    }
+
+    @Test func photoCarriesIdContributorAndCleanTitle() throws {
+        let photo = try #require(try photos(ShutterstockRecorded.farmer2019).first)
+        #expect(photo.id == "508785310")
+        #expect(photo.owner == "1368610")
+        #expect(photo.title == "Middle aged man portrait on farmland.")
+        #expect(photo.secret.isEmpty && photo.server.isEmpty && photo.farm == nil)
+    }
+
+    @Test func gridThumbnailIsTheLargeThumb() throws {
+        let photo = try #require(try photos(ShutterstockRecorded.forest2026).first)
+        let url = try #require(try provider().imageURL(for: photo, size: .square150))
+        #expect(url.absoluteString == "https://image.shutterstock.com/image-photo/majestic-woods-dramatic-sunbeams-illuminating-150nw-2730669441.jpg")
+        #expect(photo.images[.square150]?.width == 150 && photo.images[.square150]?.height == 86)
+    }
+
+    @Test func openUsesTheThousandPixelPreviewWhenThereIsOne() throws {
+        let photo = try #require(try photos(ShutterstockRecorded.forest2026).first)
+        #expect(photo.detailSize == .large1024)
+        let url = try #require(try provider().imageURL(for: photo, size: photo.detailSize))
+        #expect(url.absoluteString == "https://image.shutterstock.com/image-photo/majestic-woods-dramatic-sunbeams-illuminating-1000w-2730669441.jpg")
+    }
+
+    @Test func openFallsBackToTheLargestPreviewInOlderAnswers() throws {
+        let photo = try #require(try photos(ShutterstockRecorded.apple2017).first)
+        let image = try #require(photo.images[photo.detailSize])
+        // 04 has no huge_thumb or larger previews: `preview`, 450 × 450, is the biggest.
+        #expect(image.width == 450 && image.height == 450)
+        #expect(image.url.absoluteString.contains("display_pic_with_logo"))
+    }
+
+    @Test func eachSizeGetsTheSmallestRenditionThatCoversIt() throws {
+        // 07's first item is portrait: 66×100, 99×150, 166×250 (mosaic), 173×260, 299×450, 666×1000, 999×1500.
+        let photo = try #require(try photos(ShutterstockRecorded.hiking2024).first)
+        let expected: [PhotoSize: [Int]] = [
+            .square75: [66, 100], .thumbnail100: [66, 100], .square150: [99, 150], .small240: [166, 250],
+            .small320: [299, 450], .small400: [299, 450], .medium500: [666, 1000], .medium640: [666, 1000],
+            .medium800: [666, 1000], .large1024: [666, 1000],
+        ]
+        for (size, dimensions) in expected {
+            let image = try #require(photo.images[size], "\(size)")
+            #expect([image.width ?? 0, image.height ?? 0] == dimensions, "\(size)")
+        }
+    }
+
+    @Test func smallestCoveringPicksByLongestEdge() throws {
+        let sizes = [(100, 67), (150, 100), (390, 260), (450, 300), (1000, 667), (1500, 1000)]
+        func pick(_ edge: Int, _ list: [(Int, Int)] = sizes) -> [Int]? {
+            ShutterstockAsset.smallest(covering: edge, in: list, size: { ($0.0, $0.1) }).map { [$0.0, $0.1] }
+        }
+        #expect(pick(100) == [100, 67])
+        #expect(pick(106) == [150, 100])
+        #expect(pick(400) == [390, 260], "within 5 % of the request counts as covering")
+        #expect(pick(420) == [450, 300])
+        #expect(pick(1024) == [1000, 667], "the 1,000 px preview stands in for 1,024")
+        #expect(pick(1100) == [1500, 1000])
+        #expect(pick(4000) == [1500, 1000], "nothing covers: the largest")
+        #expect(pick(100, []) == nil)
+    }
+
+    @Test func photoWithoutAssetsHasNoImageURL() throws {
+        let photo = ShutterstockProvider.photo(from: ShutterstockImage(
+            id: "1", caption: "", aspect: nil, contributorID: nil, imageType: nil, pageURL: nil, assets: []))
+        #expect(try provider().imageURL(for: photo, size: .square150) == nil)
+        #expect(photo.owner == "")
+    }
+
+    @Test func photoPageIsBuiltFromTheId() throws {
+        let photo = try #require(try photos(ShutterstockRecorded.forest2026).first)
+        #expect(try provider().photoPageURL(for: photo)?.absoluteString == "https://www.shutterstock.com/image-photo/2730669441")
+    }
+
+    @Test(arguments: ["", "12a", "../1", "1/2", "１２"])
+    func oddIdsGetNoPage(_ id: String) throws {
+        let photo = Photo(id: id, owner: "1", secret: "", server: "", title: "")
+        #expect(try provider().photoPageURL(for: photo) == nil)
+    }
+}
