@@ -16,7 +16,7 @@ public struct SandboxConfiguration: Sendable {
     /// The Shutterstock client id and secret `/v2/*` accepts (as Basic
     /// credentials, or exchanged for a Bearer token); nil: any non-empty
     /// pair, and any non-empty Bearer token.
-    public var shutterstockCredentials: ShutterstockCredentials? = nil
+    public var shutterstockCredentials: ShutterstockClientCredentials? = nil
     public var faults = FaultConfiguration()
 
     public init() {}

@@ -14,10 +14,10 @@ final class ShutterstockAPI: Sendable {
     }
 
     private let searches: SearchCache
-    private let credentials: ShutterstockCredentials?
+    private let credentials: ShutterstockClientCredentials?
     private let seed: UInt64
 
-    init(searches: SearchCache, credentials: ShutterstockCredentials?, seed: UInt64) {
+    init(searches: SearchCache, credentials: ShutterstockClientCredentials?, seed: UInt64) {
         self.searches = searches
         self.credentials = credentials
         self.seed = seed
@@ -214,7 +214,7 @@ enum ShutterstockSort: String {
 }
 
 /// The credentials a sandbox's Shutterstock endpoint accepts.
-public struct ShutterstockCredentials: Sendable, Equatable {
+public struct ShutterstockClientCredentials: Sendable, Equatable {
     public var clientID: String
     public var clientSecret: String
 

@@ -85,7 +85,7 @@ import Testing
     @Test(.enabled(if: Peers.executable("shutterstock") != nil, "shutterstock-cli is not installed (Scripts/lib/peers.sh installs it)"))
     func shutterstockCLISearchesAndIsRefusedWithoutCredentials() async throws {
         let cli = try #require(Peers.executable("shutterstock"))
-        try await withSandbox { $0.shutterstockCredentials = ShutterstockCredentials(clientID: "peer", clientSecret: "peer-secret") } _: { server, _ in
+        try await withSandbox { $0.shutterstockCredentials = ShutterstockClientCredentials(clientID: "peer", clientSecret: "peer-secret") } _: { server, _ in
             var environment = Peers.environment
             environment["SHUTTERSTOCK_CUSTOM_URL"] = server.baseURL.absoluteString
             for name in ["SHUTTERSTOCK_API_TOKEN", "SHUTTERSTOCK_KEY", "SHUTTERSTOCK_SECRET", "SHUTTERSTOCK_SANDBOX",

@@ -116,7 +116,7 @@ import Testing
     }
 
     @Test func missingOrBadCredentialsGet401() async throws {
-        try await withSandbox { $0.shutterstockCredentials = ShutterstockCredentials(clientID: "key", clientSecret: "secret") } _: { server, _ in
+        try await withSandbox { $0.shutterstockCredentials = ShutterstockClientCredentials(clientID: "key", clientSecret: "secret") } _: { server, _ in
             let wrongBasic = "Basic " + Data("key:nope".utf8).base64EncodedString()
             for authorization in [nil, "", "Bearer ", "Bearer v2/forged", wrongBasic, "Basic !!!", "Digest x"] as [String?] {
                 let answer = try await search(server, [("query", "beach")], authorization: authorization)
@@ -129,7 +129,7 @@ import Testing
     }
 
     @Test func clientCredentialsBuyABearerToken() async throws {
-        try await withSandbox { $0.shutterstockCredentials = ShutterstockCredentials(clientID: "key", clientSecret: "secret") } _: { server, _ in
+        try await withSandbox { $0.shutterstockCredentials = ShutterstockClientCredentials(clientID: "key", clientSecret: "secret") } _: { server, _ in
             let tokenURL = server.baseURL.appendingPathComponent("v2/oauth/access_token")
             let answer = try await http(.POST, tokenURL, form: [
                 ("client_id", "key"), ("client_secret", "secret"), ("grant_type", "client_credentials"),
