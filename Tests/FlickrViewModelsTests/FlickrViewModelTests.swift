@@ -8,9 +8,9 @@ import Testing
 @MainActor
 @Suite struct FlickrViewModelTests {
     private func makeViewModel(
-        photos: Int = 95, perPage: Int = 30, fetcher: ScriptedFetcher = ScriptedFetcher(),
+        photos: Int = 95, perPage: Int = 30, fetcher: ScriptedImageFetcher = ScriptedImageFetcher(),
         maxResults: Int? = nil, store: SessionStore? = nil, providerName: String = "memory"
-    ) -> (FlickrViewModel, InMemoryProvider, ScriptedFetcher) {
+    ) -> (FlickrViewModel, InMemoryProvider, ScriptedImageFetcher) {
         let provider = InMemoryProvider(count: photos, displayName: providerName, maxResults: maxResults)
         let pipeline = ImageDownloadManager(fetcher: fetcher)
         let viewModel = FlickrViewModel(provider: provider, pipeline: pipeline, perPage: perPage, sessionStore: store)
@@ -35,8 +35,8 @@ import Testing
         let (viewModel, _, fetcher) = makeViewModel()
         viewModel.search("kittens")
         try await eventually("thumbnails") { viewModel.progress.value.loaded == 30 }
-        #expect(viewModel.progress.value == DownloadProgress(total: 30, loaded: 30, bytes: 30 * ScriptedFetcher.jpeg.count))
-        let fetchedPage1 = Set(fetcher.fetched).intersection(Set(viewModel.cells.compactMap(\.url)))
+        #expect(viewModel.progress.value == DownloadProgress(total: 30, loaded: 30, bytes: 30 * ScriptedImageFetcher.jpeg().count))
+        let fetchedPage1 = Set(fetcher.started).intersection(Set(viewModel.cells.compactMap(\.url)))
         #expect(fetchedPage1.count == 30)
     }
 
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func cancelStopsPendingDownloadsAndCountsThem() async throws {
-        let (viewModel, _, fetcher) = makeViewModel(fetcher: ScriptedFetcher(held: true))
+        let (viewModel, _, fetcher) = makeViewModel(fetcher: ScriptedImageFetcher(gated: true))
         viewModel.search("kittens")
         try await eventually("page 1") { viewModel.pages.value.count == 1 }
         #expect(viewModel.hasPendingWork)
@@ -89,14 +89,14 @@ import Testing
         #expect(viewModel.notice.value == .info("Cancelled 30 downloads."))
         #expect(viewModel.progress.value.cancelled == 30)
         // Releasing the transfers must not bring any cell back to life.
-        fetcher.release()
+        fetcher.releaseAll()
         try await Task.sleep(for: .milliseconds(100))
         #expect(viewModel.cells.allSatisfy { if case .cancelled = $0.state.value { true } else { false } })
         #expect(!viewModel.hasPendingWork)
     }
 
     @Test func aNewSearchCancelsThePreviousSearchsDownloads() async throws {
-        let (viewModel, _, _) = makeViewModel(fetcher: ScriptedFetcher(held: true))
+        let (viewModel, _, _) = makeViewModel(fetcher: ScriptedImageFetcher(gated: true))
         viewModel.search("kittens")
         try await eventually("page 1") { viewModel.pages.value.count == 1 }
         let oldCells = viewModel.cells
@@ -109,10 +109,10 @@ import Testing
     }
 
     @Test func aFailedThumbnailSaysWhyAndCanBeRetried() async throws {
-        let fetcher = ScriptedFetcher()
+        let fetcher = ScriptedImageFetcher()
         let (viewModel, provider, _) = makeViewModel(fetcher: fetcher)
         let firstURL = try #require(provider.imageURL(for: Photo(id: "1000", owner: "o", secret: "s0", server: "65535", title: ""), size: .square150))
-        fetcher.fail(firstURL, status: 404)
+        fetcher.fail(firstURL, with: .httpStatus(404, host: firstURL.host ?? ""))
         viewModel.search("kittens")
         try await eventually("settled") { viewModel.progress.value.isComplete && viewModel.progress.value.total == 30 }
         let cell = try #require(viewModel.cells.first)
@@ -145,7 +145,7 @@ import Testing
     @Test func theNextPageIsPreheatedOnceThisPagesThumbnailsAreIn() async throws {
         let (viewModel, provider, fetcher) = makeViewModel()
         viewModel.search("kittens")
-        try await eventually("page 2 preheated") { provider.calls.count == 2 && fetcher.fetched.count == 60 }
+        try await eventually("page 2 preheated") { provider.calls.count == 2 && fetcher.started.count == 60 }
         #expect(provider.calls.map(\.page) == [1, 2])
         viewModel.nextPage()
         // Shown at once, from the preheated page: no new request, already loaded.

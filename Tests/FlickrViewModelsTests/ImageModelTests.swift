@@ -10,7 +10,7 @@ import Testing
     private let photo = Photo(id: "1", owner: "o@N00", secret: "abc", server: "1", title: "t")
 
     @Test func goesFromQueuedToLoaded() async throws {
-        let pipeline = ImageDownloadManager(fetcher: ScriptedFetcher())
+        let pipeline = ImageDownloadManager(fetcher: ScriptedImageFetcher())
         let model = ImageModel(number: 1, photo: photo, url: URL(string: "http://images.test/1.jpg"), pipeline: pipeline)
         var seen: [String] = []
         let token = model.state.observe { state in
@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func aPhotoWithoutAnImageURLFailsAtOnce() {
-        let pipeline = ImageDownloadManager(fetcher: ScriptedFetcher())
+        let pipeline = ImageDownloadManager(fetcher: ScriptedImageFetcher())
         let model = ImageModel(number: 1, photo: photo, url: nil, pipeline: pipeline)
         model.load(priority: .high)
         guard case .failed(let reason) = model.state.value else {
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func cancellingASettledCellDoesNothing() async throws {
-        let pipeline = ImageDownloadManager(fetcher: ScriptedFetcher())
+        let pipeline = ImageDownloadManager(fetcher: ScriptedImageFetcher())
         let model = ImageModel(number: 1, photo: photo, url: URL(string: "http://images.test/2.jpg"), pipeline: pipeline)
         model.load(priority: .high)
         try await eventually("loaded") { model.state.value.isSettled }
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aSecondCellForTheSameURLIsServedFromMemory() async throws {
-        let fetcher = ScriptedFetcher()
+        let fetcher = ScriptedImageFetcher()
         let pipeline = ImageDownloadManager(fetcher: fetcher)
         let url = URL(string: "http://images.test/3.jpg")
         let first = ImageModel(number: 1, photo: photo, url: url, pipeline: pipeline)
@@ -65,6 +65,6 @@ import Testing
             return
         }
         #expect(image.cacheKey == url?.absoluteString)
-        #expect(fetcher.fetched.count == 1)
+        #expect(fetcher.started.count == 1)
     }
 }
