@@ -24,25 +24,9 @@ struct RawExchange {
 /// gives up.
 func rawExchange(port: Int, _ request: String, quiet: Double, headTimeout: Double = 20) async throws -> RawExchange {
     try await onOwnThread {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestFailure("socket() failed") }
+        let socket = try connectedLoopbackSocket(port: port, sending: request)
         defer { close(socket) }
-        func setTimeout(_ seconds: Double) {
-            var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() failed") }
-        let bytes = Array(request.utf8)
-        guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
+        func setTimeout(_ seconds: Double) { setReceiveTimeout(socket, seconds: seconds) }
 
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)

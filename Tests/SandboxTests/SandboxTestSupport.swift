@@ -99,23 +99,9 @@ func rawHTTP(port: Int, _ request: String) async throws -> String {
 /// Like `rawHTTP`, as bytes.
 func rawHTTPBytes(port: Int, _ request: String) async throws -> [UInt8] {
     try await onOwnThread {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestFailure("socket() failed") }
+        let socket = try connectedLoopbackSocket(port: port, sending: request)
         defer { close(socket) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw TestFailure("connect() failed") }
-        let bytes = Array(request.utf8)
-        guard send(socket, bytes, bytes.count, 0) == bytes.count else { throw TestFailure("send() failed") }
+        setReceiveTimeout(socket, seconds: 20)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -134,4 +120,36 @@ func splitResponse(_ raw: [UInt8]) -> (head: String, body: ArraySlice<UInt8>)? {
         return nil
     }
     return (String(decoding: raw[..<start], as: UTF8.self), raw[(start + 4)...])
+}
+
+/// A TCP socket connected to 127.0.0.1:`port` that has sent `request`.
+/// The caller closes it.
+func connectedLoopbackSocket(port: Int, sending request: String) throws -> Int32 {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw TestFailure("socket() failed") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard connected == 0 else {
+        close(socket)
+        throw TestFailure("connect() failed")
+    }
+    let bytes = Array(request.utf8)
+    guard send(socket, bytes, bytes.count, 0) == bytes.count else {
+        close(socket)
+        throw TestFailure("send() failed")
+    }
+    return socket
+}
+
+/// Makes reads on `socket` give up after `seconds` of silence.
+func setReceiveTimeout(_ socket: Int32, seconds: Double) {
+    var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
 }
