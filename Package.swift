@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "Platform", swiftSettings: strict),
         .target(name: "Binding", swiftSettings: strict),
         .target(name: "FlickrKit", dependencies: [
+            "Platform",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -44,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: [.swiftLanguageMode(.v6)]),
         .target(name: "ImagePipeline", dependencies: [
-            "FlickrKit",
+            "FlickrKit", "Platform",
             .product(name: "Collections", package: "swift-collections"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
@@ -86,7 +87,9 @@ let package = Package(
             "Platform", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
-        .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "Sandbox", "TestSupport"],
+        .testTarget(name: "FlickrKitTests", dependencies: [
+            "FlickrKit", "Sandbox", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ],
                     exclude: ["Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
             "ImagePipeline", "FlickrKit", "Sandbox", "TestSupport",
@@ -99,7 +102,7 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG",
+            "CPty", "CTurboJPEG", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [

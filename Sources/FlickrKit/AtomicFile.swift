@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Replaces a file in one step: the bytes go to a temporary file beside the
 /// target, which is then renamed over it, so a reader (or the next run, after
@@ -52,7 +50,7 @@ public enum AtomicFile {
             guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
+                let written = Platform.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -2,9 +2,7 @@ import FlickrKit
 import Foundation
 import NIOConcurrencyHelpers
 
-#if canImport(Glibc)
-import Glibc
-#endif
+import Platform
 
 /// Images on disk, one file per URL, shared safely between processes.
 ///

@@ -1,11 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Platform
 
 /// A requester's handle on one image load.
 ///

@@ -33,7 +33,7 @@ public enum Platform {
         Array(bytes).withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let written = Platform.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -42,6 +42,15 @@ public enum Platform {
             }
             return true
         }
+    }
+
+    /// One `write(2)`, for types that have a `write` method of their own.
+    public static func write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(descriptor, buffer, count)
+        #else
+        Darwin.write(descriptor, buffer, count)
+        #endif
     }
 
     /// The text of `errno`-style error `code`.

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import FlickrKit
 import Sandbox
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// `FlickrProvider` and `NetworkManager` against the real sandbox over
 /// loopback HTTP. The sandbox writes Flickr's wire format on its own, so these
@@ -234,7 +234,7 @@ import Synchronization
 
 /// Latest byte count reported by a progress callback, from any thread.
 private final class ByteCounter: Sendable {
-    private let storage = Mutex(0)
-    var value: Int { storage.withLock { $0 } }
-    func set(_ count: Int) { storage.withLock { $0 = count } }
+    private let storage = NIOLockedValueBox(0)
+    var value: Int { storage.withLockedValue { $0 } }
+    func set(_ count: Int) { storage.withLockedValue { $0 = count } }
 }

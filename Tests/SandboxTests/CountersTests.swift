@@ -2,6 +2,7 @@ import FlickrKit
 import Foundation
 import Sandbox
 import Testing
+import TestSupport
 
 @Suite struct CountersTests {
     @Test func countsRestAndImageRequestsAndImageBytes() async throws {
@@ -93,12 +94,12 @@ import Testing
         try await withSandbox { $0.throttleKBps = 16 } _: { server, network in
             let url = server.imageURL(server.catalog.photo(at: 0), .l)
             let download = Task { try await network.get(url) }
-            try await waitUntil("the image transfer started") { server.stats().imageBytes > 0 }
+            try await eventually("the image transfer started") { server.stats().imageBytes > 0 }
             #expect(server.stats().inFlight == 1)
             download.cancel()
             _ = await download.result
-            try await waitUntil("the abort was counted") { server.stats().abortedResponses == 1 }
-            try await waitUntil("nothing in flight") { server.stats().inFlight == 0 }
+            try await eventually("the abort was counted") { server.stats().abortedResponses == 1 }
+            try await eventually("nothing in flight") { server.stats().inFlight == 0 }
             let stats = server.stats()
             #expect(stats.lastAbortAt != nil)
             let record = try #require(server.requestLog().last)
@@ -126,14 +127,5 @@ import Testing
 /// times are recorded just after the last byte is handed over, which can be
 /// a moment after the client has it).
 func settled(_ server: SandboxServer) async throws {
-    try await waitUntil("no response in flight") { server.stats().inFlight == 0 }
-}
-
-/// Polls `condition` every 20 ms, failing after 20 s (a safety net, not a timing check).
-func waitUntil(_ what: String, _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-    while !condition() {
-        if ContinuousClock.now > deadline { throw TestFailure("timed out waiting until \(what)") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
+    try await eventually("no response in flight") { server.stats().inFlight == 0 }
 }

@@ -24,7 +24,7 @@ import Testing
             #expect((exchange.contentLength ?? 0) > 0)
             #expect(exchange.body.isEmpty)
             #expect(!exchange.closedByServer)
-            try await waitUntil("the abandoned response was counted") { server.stats().abortedResponses == 1 }
+            try await eventually("the abandoned response was counted") { server.stats().abortedResponses == 1 }
             try await settled(server)
             #expect(server.stats().faultsInjected == 1)
             #expect(server.requestLog().last?.aborted == true)
@@ -53,7 +53,7 @@ import Testing
         let clients = (0..<3).map { _ in
             Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 30) }
         }
-        try await waitUntil("three stalled responses") {
+        try await eventually("three stalled responses") {
             server.requestLog().filter { $0.status == 200 }.count == 3 && server.stats().inFlight == 3
         }
         await server.shutdown()
@@ -106,7 +106,7 @@ import Testing
             await #expect(throws: TestFailure.self) {
                 try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 1.5, headTimeout: 1.5)
             }
-            try await waitUntil("the abandoned response was counted") { server.stats().abortedResponses == 1 }
+            try await eventually("the abandoned response was counted") { server.stats().abortedResponses == 1 }
             try await settled(server)
         }
     }
@@ -119,7 +119,7 @@ import Testing
         let server = try await SandboxServer.start(configuration)
         let path = server.catalog.photo(at: 0).imagePath(.t)
         let client = Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 30) }
-        try await waitUntil("the request arrived") { server.stats().inFlight == 1 }
+        try await eventually("the request arrived") { server.stats().inFlight == 1 }
         await server.shutdown()
         _ = await client.result
         #expect(server.stats().inFlight == 0)

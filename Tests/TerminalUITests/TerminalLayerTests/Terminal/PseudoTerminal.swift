@@ -1,5 +1,6 @@
 import CPty
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 
 /// A pty pair opened inside the test process: the terminal under test gets
@@ -15,7 +16,7 @@ final class PseudoTerminal: @unchecked Sendable {
 
     /// Bytes from the controller plus where resizes happened in that stream.
     /// `@unchecked Sendable`: shared with the reader thread under `lock`.
-    private let lock = NSLock()
+    private let lock = NIOLock()
     private var bytes: [UInt8] = []
     private var resizes: [(offset: Int, columns: Int, rows: Int)] = []
     private let readerDone = DispatchSemaphore(value: 0)
