@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -35,6 +36,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
@@ -69,8 +72,13 @@ let package = Package(
                 swiftSettings: strict),
 
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: strict),
-        .testTarget(name: "FlickrKitTests", dependencies: ["FlickrKit", "TestSupport"],
-                    exclude: ["Recorded"], swiftSettings: strict),
+        .testTarget(name: "FlickrKitTests", dependencies: [
+            "FlickrKit", "TestSupport", "Sandbox",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], exclude: ["Recorded"], swiftSettings: strict),
         .testTarget(name: "ImagePipelineTests", dependencies: ["ImagePipeline", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "FlickrViewModelsTests", dependencies: ["FlickrViewModels", "TestSupport"],
