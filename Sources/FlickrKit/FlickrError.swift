@@ -33,18 +33,28 @@ public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
         return false
     }
 
-    /// Worth another try later: transient network failures and Flickr's
-    /// "service unavailable" codes.
+    /// Worth trying again by itself: transient network failures and
+    /// Flickr's code 105 ("service currently unavailable"). Other failure
+    /// codes mean the request itself is wrong, so they are final.
     public var isTransient: Bool {
         switch self {
         case .network(let error): error.isTransient
-        case .api(let code, _): code == 105 || code == 10
+        case .api(let code, _): code == 105
         case .malformedResponse, .invalidRequest: false
         }
     }
 
-    /// `Flickr rejected … (code N: message). What to do.` for the codes a
-    /// read-only client can meet; the rest say the code and message plainly.
+    /// What `RetryPolicy` makes of this failure.
+    public var retryDecision: RetryPolicy.Decision {
+        switch self {
+        case .network(let error): RetryPolicy.decision(for: error)
+        case .api(105, _): .retry
+        case .api, .malformedResponse, .invalidRequest: .stop
+        }
+    }
+
+    /// `Flickr … (code N: message). What to do.` for the codes a read-only
+    /// client can meet; the rest say the code and message plainly.
     private static func describeAPIFailure(code: Int, message: String) -> String {
         let detail = message.isEmpty ? "code \(code)" : "code \(code): \(message)"
         switch code {
@@ -64,7 +74,13 @@ public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Flickr refused the request's credentials (\(detail)). Check FLICKR_API_KEY or --api-key."
         case 99:
             return "Flickr wants a signed-in user for this (\(detail)). This client reads public photos only."
-        case 111, 112, 114, 115, 116:
+        case 111:
+            return "Flickr does not know the response format that was asked for (\(detail)). Check that --api-url points at Flickr's REST endpoint."
+        case 112:
+            return "Flickr does not know the method that was called (\(detail)). Check that --api-url points at Flickr's REST endpoint; a mirror may not offer every method."
+        case 116:
+            return "Flickr found a bad URL in the request (\(detail)). Check --api-url."
+        case 114, 115:
             return "Flickr did not understand the request (\(detail)). Check that --api-url points at Flickr's REST endpoint."
         default:
             return message.isEmpty ? "Flickr error \(code)." : "Flickr error \(code): \(message)"
@@ -73,40 +89,34 @@ public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension FlickrError {
-    /// A copy with every occurrence of `secret` (and its percent-encoded form)
-    /// replaced, so server echoes of the request cannot leak the API key.
-    func redacting(_ secret: String) -> FlickrError {
-        guard !secret.isEmpty else { return self }
+    /// A copy with every spelling of the redactor's secrets replaced, so
+    /// server echoes of the request cannot leak the API key.
+    public func redacting(_ redactor: SecretRedactor) -> FlickrError {
         switch self {
         case .api(let code, let message):
-            return .api(code: code, message: Redaction.redact(secret, in: message))
+            return .api(code: code, message: redactor.redact(message))
         case .malformedResponse(let reason):
-            return .malformedResponse(Redaction.redact(secret, in: reason))
+            return .malformedResponse(redactor.redact(reason))
         case .invalidRequest(let reason):
-            return .invalidRequest(Redaction.redact(secret, in: reason))
+            return .invalidRequest(redactor.redact(reason))
         case .network(let error):
-            switch error {
-            case .other(let message, let host):
-                return .network(.other(Redaction.redact(secret, in: message), host: host))
-            case .invalidURL(let reason):
-                return .network(.invalidURL(Redaction.redact(secret, in: reason)))
-            default:
-                return self
-            }
+            return .network(error.redacting(redactor))
         }
+    }
+
+    func redacting(_ secret: String) -> FlickrError {
+        redacting(SecretRedactor(secret))
     }
 }
 
-/// Keeps secrets out of text that may end up on screen or in a log.
-enum Redaction {
-    static let placeholder = "[redacted]"
-
-    static func redact(_ secret: String, in text: String) -> String {
-        guard !secret.isEmpty else { return text }
-        var result = text.replacingOccurrences(of: secret, with: placeholder)
-        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret {
-            result = result.replacingOccurrences(of: encoded, with: placeholder, options: .caseInsensitive)
+extension NetworkError {
+    /// A copy whose free text has the redactor's secrets replaced.
+    public func redacting(_ redactor: SecretRedactor) -> NetworkError {
+        switch self {
+        case .other(let message, let host): .other(redactor.redact(message), host: redactor.redact(host))
+        case .invalidURL(let reason): .invalidURL(redactor.redact(reason))
+        case .tlsFailure(let reason, let host): .tlsFailure(redactor.redact(reason), host: redactor.redact(host))
+        default: self
         }
-        return result
     }
 }

@@ -3,48 +3,66 @@ import Logging
 
 /// Flickr's REST API (or anything that speaks it, such as the sandbox).
 ///
-/// Requests are built with `URLComponents` and sent through `NetworkManager`;
-/// answers go through `FlickrResponseDecoder`. The API key travels only in
-/// request URLs: it is redacted from every error and kept out of this type's
-/// descriptions and mirror, so printing or logging a provider cannot leak it.
+/// Requests are built with `URLComponents` and sent through `NetworkManager`
+/// under a `RetryPolicy`; answers go through `FlickrResponseDecoder` and
+/// `FlickrDetailsDecoder`. The API key travels only in request URLs: it is
+/// redacted from every error and kept out of this type's descriptions and
+/// mirror, so printing or logging a provider cannot leak it.
 public struct FlickrProvider: PhotoProvider {
     public static let defaultEndpoint = URL(string: "https://api.flickr.com/services/rest/")!
-    public static let defaultImageBaseURL = URL(string: "https://live.staticflickr.com/")!
+    /// Where Flickr serves images; URLs are built here unless told otherwise.
+    public static let staticImageHost = URL(string: "https://live.staticflickr.com/")!
     /// Flickr serves at most this many results per query; later pages repeat.
     public static let resultCap = 4_000
     /// Flickr's limit on `per_page`.
     public static let perPageRange = 1...500
-    /// What every page asks for: the grid's and `/open`'s sizes (their widths
-    /// and heights come with them), the owner's name and the date taken.
-    public static let extras = ["url_q", "url_z", "url_l", "owner_name", "date_taken"]
+    /// Sizes every page asks for (with their widths and heights): every
+    /// whole-photo size up to 2048 px, so the smallest that fills a grid cell
+    /// or the detail view is known without another call, plus the 150 px
+    /// square the grid has used.
+    public static let requestedSizes: [PhotoSize] = [
+        .square150, .thumbnail100, .small240, .small320, .small400, .medium500,
+        .medium640, .medium800, .large1024, .large1600, .large2048,
+    ]
+    /// What every page asks for besides sizes.
+    public static let extras = requestedSizes.map(\.extra) + ["owner_name", "date_taken", "o_dims"]
 
     public let displayName: String
     public var maxResults: Int? { Self.resultCap }
     public let endpoint: URL
-    public let imageBaseURL: URL
+    /// Where images are built when the photo does not name them: `nil` for
+    /// Flickr and its mirrors (Flickr's static host), the sandbox's own
+    /// origin for the sandbox. Never the API host otherwise.
+    public let imageHost: URL?
+    public let retryPolicy: RetryPolicy
 
     private let apiKey: String
-    private let network: NetworkManager
-    private let logger = Logger(label: "flickr.provider")
+    let redactor: SecretRedactor
+    let network: NetworkManager
+    let sizeCache = SizeCache()
+    let logger = Logger(label: "flickr.provider")
 
-    /// Largest REST answer accepted: a full 500-photo page is well under 2 MB.
+    /// Largest REST answer accepted: a full 500-photo page is about 1 MB.
     private static let maxResponseBytes = 16 << 20
 
     public init(
         apiKey: String,
         endpoint: URL = FlickrProvider.defaultEndpoint,
-        imageBaseURL: URL = FlickrProvider.defaultImageBaseURL,
+        imageHost: URL? = nil,
         network: NetworkManager,
-        displayName: String = "Flickr"
+        displayName: String = "Flickr",
+        retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.apiKey = apiKey
+        self.redactor = SecretRedactor(apiKey)
         self.endpoint = endpoint
-        self.imageBaseURL = imageBaseURL
+        self.imageHost = imageHost
         self.network = network
         self.displayName = displayName
+        self.retryPolicy = retryPolicy
     }
 
-    // MARK: - PhotoProvider
+    // MARK: - Calls
 
     /// `flickr.photos.search` by relevance, safe photos only.
     public func search(_ query: String, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
@@ -59,28 +77,32 @@ public struct FlickrProvider: PhotoProvider {
     /// Checks the key cheaply with `flickr.test.echo`; throws `.api(code: 100, …)`
     /// for a rejected key.
     public func echo() async throws(FlickrError) {
-        let data = try await send(requestURL(method: "flickr.test.echo", parameters: []))
-        do {
+        try await call(requestURL(method: "flickr.test.echo", parameters: [])) { data throws(FlickrError) in
             try FlickrResponseDecoder.checkSuccess(data)
-        } catch {
-            throw error.redacting(apiKey)
         }
     }
 
-    public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
-        if let image = photo.images[size] { return image.url }
-        guard Self.isPathSafe(photo.server), Self.isPathSafe(photo.id), Self.isPathSafe(photo.secret) else {
-            return nil
-        }
-        let name = size.urlSuffix.map { "\(photo.id)_\(photo.secret)_\($0).jpg" } ?? "\(photo.id)_\(photo.secret).jpg"
-        return imageBaseURL.appendingPathComponent(photo.server).appendingPathComponent(name)
+    /// `flickr.photos.getInfo`: description, tags, dates, views, licence, owner.
+    /// `secret`, when given, lets Flickr skip its permission check.
+    public func info(photoID: String, secret: String? = nil) async throws(FlickrError) -> PhotoDetails {
+        var parameters = [("photo_id", photoID)]
+        if let secret, !secret.isEmpty { parameters.append(("secret", secret)) }
+        let url = try requestURL(method: "flickr.photos.getInfo", parameters: parameters)
+        return try await call(url) { data throws(FlickrError) in try FlickrDetailsDecoder.decodeInfo(data) }
     }
 
-    /// `https://www.flickr.com/photos/{owner}/{id}/`, the page Flickr's terms
-    /// ask clients to link back to.
+    public func photoDetails(for photo: Photo) async throws(FlickrError) -> PhotoDetails {
+        try await info(photoID: photo.id, secret: photo.flickr?.secret)
+    }
+
+    /// `/photos/{owner}/{id}/`, the page Flickr's terms ask clients to link back to.
     public func photoPageURL(for photo: Photo) -> URL? {
-        guard Self.isPathSafe(photo.owner), Self.isPathSafe(photo.id) else { return nil }
-        return URL(string: "https://www.flickr.com/photos/\(photo.owner)/\(photo.id)/")
+        Self.photoPageURL(owner: photo.owner, photoID: photo.id)
+    }
+
+    static func photoPageURL(owner: String, photoID: String) -> URL? {
+        guard isPathSafe(owner), isPathSafe(photoID) else { return nil }
+        return URL(string: "https://www.flickr.com/photos/\(owner)/\(photoID)/")
     }
 
     // MARK: - Requests
@@ -145,31 +167,46 @@ public struct FlickrProvider: PhotoProvider {
     // MARK: - Sending
 
     private func fetchPage(_ url: URL) async throws(FlickrError) -> PhotoPage {
-        let data = try await send(url)
-        do {
-            let decoded = try FlickrResponseDecoder.decode(data)
-            if decoded.skippedPhotos > 0 {
-                logger.debug("Skipped photos without id, secret or server", metadata: [
-                    "skipped": "\(decoded.skippedPhotos)", "page": "\(decoded.page.page)",
-                ])
-            }
-            return decoded.page
-        } catch {
-            throw error.redacting(apiKey)
+        let decoded = try await call(url) { data throws(FlickrError) in try FlickrResponseDecoder.decode(data) }
+        if decoded.skippedPhotos > 0 {
+            logger.debug("Skipped photos without id, secret or server", metadata: [
+                "skipped": "\(decoded.skippedPhotos)", "page": "\(decoded.page.page)",
+            ])
         }
+        return decoded.page
     }
 
-    private func send(_ url: URL) async throws(FlickrError) -> Data {
-        do {
-            return try await network.get(url, maxBytes: Self.maxResponseBytes).body
-        } catch {
-            throw FlickrError.network(error).redacting(apiKey)
+    /// One REST call: send, decode, and try again under the retry policy when
+    /// the failure is transient (including Flickr's code 105, which comes
+    /// back as HTTP 200).
+    func call<Value>(_ url: URL, decode: (Data) throws(FlickrError) -> Value) async throws(FlickrError) -> Value {
+        let host = url.host ?? "?"
+        return try await retryPolicy.run(
+            classify: { $0.retryDecision },
+            cancelled: { .network(.cancelled) },
+            onRetry: { error, wait, retry in
+                logger.debug("Retrying a Flickr call", metadata: [
+                    "host": "\(host)", "retry": "\(retry)", "wait": "\(wait)", "error": "\(error.description)",
+                ])
+            }
+        ) { _ throws(FlickrError) in
+            let data: Data
+            do throws(NetworkError) {
+                data = try await network.get(url, maxBytes: Self.maxResponseBytes).body
+            } catch {
+                throw FlickrError.network(error).redacting(redactor)
+            }
+            do throws(FlickrError) {
+                return try decode(data)
+            } catch {
+                throw error.redacting(redactor)
+            }
         }
     }
 
     /// Ids, secrets, servers and NSIDs are short runs of letters, digits,
     /// `@`, `_` and `-`; anything else would change the URL's meaning.
-    private static func isPathSafe(_ text: String) -> Bool {
+    static func isPathSafe(_ text: String) -> Bool {
         !text.isEmpty && text.unicodeScalars.allSatisfy {
             ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "@" || $0 == "_" || $0 == "-"
         }
@@ -180,15 +217,15 @@ public struct FlickrProvider: PhotoProvider {
 
 extension FlickrProvider: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
-        "FlickrProvider(\(displayName), endpoint: \(endpoint.host ?? "?"), api key: \(Redaction.placeholder))"
+        "FlickrProvider(\(displayName), endpoint: \(endpoint.host ?? "?"), api key: \(SecretRedactor.placeholder))"
     }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
         Mirror(self, children: [
-            "displayName": displayName, "endpoint": endpoint, "imageBaseURL": imageBaseURL,
-            "apiKey": Redaction.placeholder,
+            "displayName": displayName, "endpoint": endpoint, "imageHost": imageHost as Any,
+            "apiKey": SecretRedactor.placeholder,
         ])
     }
 }

@@ -13,14 +13,11 @@ import Foundation
 /// photo list at all fails with `.malformedResponse` saying what was there;
 /// `stat: fail` becomes `.api(code:message:)`.
 public enum FlickrResponseDecoder {
-    /// A decoded page plus what was dropped or not modelled on the way.
+    /// A decoded page plus what was dropped on the way.
     public struct DecodedPage: Sendable, Equatable {
         public var page: PhotoPage
         /// Photos left out because they lacked `id`, `secret` or `server`.
         public var skippedPhotos: Int
-        /// `url_*` extras for sizes `PhotoSize` does not model (`url_o`,
-        /// `url_h`, `url_k`, …), by photo id then by key (`"url_o"`).
-        public var otherImageURLs: [String: [String: URL]]
     }
 
     public static func decodePhotoPage(_ data: Data) throws(FlickrError) -> PhotoPage {
@@ -148,57 +145,67 @@ public enum FlickrResponseDecoder {
         var result: [Photo] = []
         result.reserveCapacity(entries.count)
         var skipped = 0
-        var otherURLs: [String: [String: URL]] = [:]
         for entry in entries {
-            guard let decoded = readPhoto(entry) else {
+            guard let photo = readPhoto(entry) else {
                 skipped += 1
                 continue
             }
-            result.append(decoded.photo)
-            if !decoded.otherURLs.isEmpty { otherURLs[decoded.photo.id] = decoded.otherURLs }
+            result.append(photo)
         }
         return DecodedPage(
             page: PhotoPage(page: page, pages: pages, perPage: perPage, total: total, photos: result),
-            skippedPhotos: skipped, otherImageURLs: otherURLs)
+            skippedPhotos: skipped)
     }
 
     /// `nil` when the entry lacks what is needed to show it.
-    static func readPhoto(_ value: FlickrWireValue) -> (photo: Photo, otherURLs: [String: URL])? {
+    static func readPhoto(_ value: FlickrWireValue) -> Photo? {
         guard let members = value.objectMembers,
               let id = nonEmpty(members["id"]), let secret = nonEmpty(members["secret"]),
               let server = nonEmpty(members["server"])
         else { return nil }
 
-        var images: [PhotoSize: PhotoImage] = [:]
-        var others: [String: URL] = [:]
+        var renditions: [PhotoRendition] = []
         for (key, member) in members where key.hasPrefix("url_") {
-            guard let text = member.lenientString, !text.isEmpty, let url = URL(string: text) else { continue }
-            let sizeKey = String(key.dropFirst(4))
-            if let size = PhotoSize(rawValue: sizeKey) {
-                images[size] = PhotoImage(
-                    url: url, width: members["width_\(sizeKey)"]?.lenientInteger,
-                    height: members["height_\(sizeKey)"]?.lenientInteger)
-            } else {
-                others[key] = url
-            }
+            guard let url = imageURL(member) else { continue }
+            let label = String(key.dropFirst(4))
+            renditions.append(PhotoRendition(
+                label: label, url: url, width: members["width_\(label)"]?.lenientInteger,
+                height: members["height_\(label)"]?.lenientInteger,
+                isCrop: PhotoSize(rawValue: label)?.isSquare ?? false))
         }
-        let photo = Photo(
-            id: id, owner: members["owner"]?.lenientString ?? "",
-            ownerName: nonEmpty(members["ownername"]), secret: secret, server: server,
-            farm: members["farm"]?.lenientInteger, title: members["title"]?.lenientString ?? "",
-            dateTaken: nonEmpty(members["datetaken"]), images: images)
-        return (photo, others)
+        var aspectRatio: Double?
+        if let width = members["o_width"]?.lenientInteger, let height = members["o_height"]?.lenientInteger,
+           width > 0, height > 0 {
+            aspectRatio = Double(width) / Double(height)
+        }
+        let keys = FlickrPhotoKeys(
+            secret: secret, server: server, farm: members["farm"]?.lenientInteger,
+            originalSecret: nonEmpty(members["originalsecret"]), originalFormat: nonEmpty(members["originalformat"]))
+        return Photo(
+            id: id, owner: members["owner"]?.lenientString ?? "", ownerName: nonEmpty(members["ownername"]),
+            title: members["title"]?.lenientString ?? "", dateTaken: nonEmpty(members["datetaken"]),
+            renditions: renditions, aspectRatio: aspectRatio, flickr: keys)
+    }
+
+    /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`
+    /// URL must never be fetched.
+    static func imageURL(_ value: FlickrWireValue?) -> URL? {
+        guard let text = value?.lenientString, !text.isEmpty, let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host?.isEmpty == false
+        else { return nil }
+        return url
     }
 
     // MARK: - Field helpers
 
     /// XML groups every child element into an array; JSON has a plain object.
-    private static func first(_ value: FlickrWireValue?) -> FlickrWireValue? {
+    static func first(_ value: FlickrWireValue?) -> FlickrWireValue? {
         if case .array(let values)? = value { return values.first }
         return value
     }
 
-    private static func nonEmpty(_ value: FlickrWireValue?) -> String? {
+    static func nonEmpty(_ value: FlickrWireValue?) -> String? {
         guard let text = value?.lenientString, !text.isEmpty else { return nil }
         return text
     }

@@ -8,10 +8,18 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     case notConnected(host: String)
     /// Something answered, but nothing listens on that port.
     case connectionRefused(host: String)
-    /// No answer (or no more bytes) within the time allowed.
+    /// No connection, or no complete answer, within the time allowed.
     case timedOut(host: String)
+    /// The server went quiet: no response head, or no more body bytes, for
+    /// longer than the idle timeout.
+    case stalled(host: String)
     /// The server answered with a status outside 200–299.
     case httpStatus(Int, host: String)
+    /// The server is overloaded or rate-limiting (HTTP 429, or a 5xx with
+    /// `Retry-After`), and said how long to wait when it did.
+    case retryLater(status: Int, after: Duration?, host: String)
+    /// The secure connection could not be set up; the text says why.
+    case tlsFailure(String, host: String)
     /// The connection broke mid-response.
     case connectionLost(host: String)
     /// The body exceeded the limit the caller set.
@@ -31,6 +39,12 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
             "Connection refused by \(host). Is the server running?"
         case .timedOut(let host):
             "\(host) did not answer in time."
+        case .stalled(let host):
+            "\(host) went quiet: no data arrived for too long, so the request was dropped."
+        case .retryLater(let status, let after, let host):
+            "\(host) is busy (HTTP \(status)\(Self.reason(status).map { ", \($0)" } ?? ""))\(Self.wait(after))."
+        case .tlsFailure(let reason, let host):
+            "Could not make a secure connection to \(host): \(reason)."
         case .httpStatus(let status, let host):
             "\(host) answered HTTP \(status)\(Self.reason(status).map { " (\($0))" } ?? "")."
         case .connectionLost(let host):
@@ -46,13 +60,14 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// Worth another try: server errors, resets and time-outs. Client errors
-    /// (4xx), refusals and cancellation are not.
+    /// Worth another try: server errors, rate limits, resets, time-outs and
+    /// stalls. Client errors (4xx), refusals, TLS failures and cancellation
+    /// are not.
     public var isTransient: Bool {
         switch self {
         case .httpStatus(let status, _): status >= 500 || status == 429 || status == 408
-        case .timedOut, .connectionLost: true
-        case .notConnected, .connectionRefused, .responseTooLarge, .cancelled, .invalidURL, .other: false
+        case .timedOut, .stalled, .retryLater, .connectionLost: true
+        case .notConnected, .connectionRefused, .tlsFailure, .responseTooLarge, .cancelled, .invalidURL, .other: false
         }
     }
 
@@ -60,6 +75,14 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
     public var isOffline: Bool {
         if case .notConnected = self { return true }
         return false
+    }
+
+    private static func wait(_ after: Duration?) -> String {
+        guard let after else { return "; try again in a little while" }
+        let seconds = Int(after.components.seconds) + (after.components.attoseconds > 0 ? 1 : 0)
+        if seconds < 2 { return "; try again in a moment" }
+        if seconds < 120 { return "; try again in \(seconds) seconds" }
+        return "; try again in about \((seconds + 59) / 60) minutes"
     }
 
     private static func reason(_ status: Int) -> String? {

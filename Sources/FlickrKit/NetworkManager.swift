@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// The one place that performs HTTP.
 ///
@@ -12,10 +13,11 @@ import NIOPosix
 /// closes the connection mid-body; the server sees the client go away.
 public final class NetworkManager: Sendable {
     public struct Configuration: Sendable {
-        /// Time to establish a connection.
+        /// Time to establish a connection (TCP and TLS).
         public var connectTimeout: Duration = .seconds(10)
-        /// Longest silence while waiting for bytes.
-        public var readTimeout: Duration = .seconds(20)
+        /// Longest silence once the request is sent: waiting for the response
+        /// head, or between two pieces of the body. Ends in `.stalled`.
+        public var idleTimeout: Duration = .seconds(5)
         /// Whole-request deadline.
         public var requestTimeout: Duration = .seconds(60)
         /// Connections kept per host; image downloads use up to this many at once.
@@ -44,7 +46,7 @@ public final class NetworkManager: Sendable {
         var config = HTTPClient.Configuration()
         config.timeout = .init(
             connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
-            read: .nanoseconds(Int64(configuration.readTimeout.nanoseconds)))
+            read: .nanoseconds(Int64(configuration.idleTimeout.nanoseconds)))
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
         // Fail fast on "connection refused" instead of retrying until the deadline.
         config.connectionPool.retryConnectionEstablishment = false
@@ -58,8 +60,10 @@ public final class NetworkManager: Sendable {
     /// GETs `url` and returns the whole body.
     ///
     /// - Throws: `NetworkError` (never the transport's own errors). A non-2xx
-    ///   status throws `.httpStatus`. Cancellation of the calling task throws
-    ///   `.cancelled` after the transfer was aborted.
+    ///   status throws `.httpStatus`, or `.retryLater` for 429 and for a 5xx
+    ///   that came with `Retry-After`. Silence longer than `idleTimeout`
+    ///   (before the head or mid-body) throws `.stalled`. Cancellation of
+    ///   the calling task throws `.cancelled` after the transfer was aborted.
     public func get(
         _ url: URL,
         headers: [(String, String)] = [],
@@ -83,6 +87,10 @@ public final class NetworkManager: Sendable {
             let status = Int(response.status.code)
             guard (200..<300).contains(status) else {
                 // Drain nothing: dropping the body closes or recycles the connection.
+                let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfter($0) }
+                if status == 429 || (status >= 500 && retryAfter != nil) {
+                    throw NetworkError.retryLater(status: status, after: retryAfter, host: hostLabel)
+                }
                 throw NetworkError.httpStatus(status, host: hostLabel)
             }
             let expected = response.headers.first(name: "content-length").flatMap { Int($0) }
@@ -116,7 +124,10 @@ public final class NetworkManager: Sendable {
         if let error = error as? HTTPClientError {
             switch error {
             case .cancelled, .requestStreamCancelled: return .cancelled
-            case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout:
+            // The client's read timeout is an idle timer, restarted by every
+            // read (configured as `idleTimeout`).
+            case .readTimeout: return .stalled(host: host)
+            case .connectTimeout, .writeTimeout, .deadlineExceeded, .getConnectionFromPoolTimeout, .tlsHandshakeTimeout:
                 return .timedOut(host: host)
             case .remoteConnectionClosed, .bodyLengthMismatch: return .connectionLost(host: host)
             case .invalidURL, .emptyHost, .emptyScheme: return .invalidURL(error.shortDescription)
@@ -147,6 +158,9 @@ public final class NetworkManager: Sendable {
             default: return .other(String(describing: error), host: host)
             }
         }
+        if let reason = tlsFailureReason(error) {
+            return reason.isEmpty ? .connectionLost(host: host) : .tlsFailure(reason, host: host)
+        }
         // A server that closes before the announced length leaves the HTTP
         // parser mid-message: the connection broke, worth a retry.
         if error is HTTPParserError { return .connectionLost(host: host) }
@@ -154,6 +168,37 @@ public final class NetworkManager: Sendable {
         if error is NIOConnectionError { return .notConnected(host: host) }
         return .other(String(describing: type(of: error)), host: host)
     }
+}
+
+/// Why a TLS error happened, in words; "" for a connection that simply ended
+/// without TLS's goodbye (a reset, not a security failure); `nil` when the
+/// error is not TLS's.
+private func tlsFailureReason(_ error: any Error) -> String? {
+    if let error = error as? NIOSSLExtraError {
+        if error == .failedToValidateHostname || error == .serverHostnameImpossibleToMatch {
+            return "its certificate is for another host name"
+        }
+        return "the TLS handshake failed (\(error))"
+    }
+    if let error = error as? BoringSSLError { return handshakeReason(String(describing: error)) }
+    guard let error = error as? NIOSSLError else { return nil }
+    switch error {
+    case .uncleanShutdown: return ""
+    case .handshakeFailed(let cause): return handshakeReason(String(describing: cause))
+    case .noCertificateToValidate, .unableToValidateCertificate: return "its certificate could not be checked"
+    default: return "TLS failed (\(error))"
+    }
+}
+
+private func handshakeReason(_ detail: String) -> String {
+    let lowered = detail.lowercased()
+    if lowered.contains("certificate_verify_failed") || lowered.contains("certificate verify failed") {
+        return "its certificate is not trusted (expired, self-signed or for another name)"
+    }
+    if lowered.contains("wrong_version_number") || lowered.contains("http_request") {
+        return "it does not speak TLS on that port (is it an http:// address?)"
+    }
+    return "the TLS handshake failed"
 }
 
 extension Duration {

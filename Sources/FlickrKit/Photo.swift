@@ -1,116 +1,63 @@
 import Foundation
 
 /// One photo of a result page, as the provider described it.
-public struct Photo: Sendable, Hashable, Codable {
+///
+/// Provider-neutral: the image files come as `renditions`, each with its own
+/// URL and size. What only Flickr has (secret, server, farm) sits in
+/// `flickr`, which other providers leave `nil`.
+public struct Photo: Sendable, Hashable {
     public var id: String
-    /// The owner's NSID (for example `12345678@N00`).
+    /// The owner's id at the provider (a Flickr NSID such as `12345678@N00`,
+    /// a Shutterstock contributor id).
     public var owner: String
     public var ownerName: String?
-    public var secret: String
-    public var server: String
-    public var farm: Int?
     /// May be empty, and may hold any Unicode (including control characters):
     /// sanitise before printing.
     public var title: String
-    /// `YYYY-MM-DD HH:MM:SS` as Flickr sends it, when asked for.
+    /// `YYYY-MM-DD HH:MM:SS` as Flickr sends it, when known.
     public var dateTaken: String?
-    /// Ready-made URLs from `url_*` extras, keyed by size.
-    public var images: [PhotoSize: PhotoImage]
+    /// The image files the service offers, smallest first.
+    public var renditions: [PhotoRendition] {
+        didSet { renditions.sort(by: Self.isSmaller) }
+    }
+    /// Width over height of the whole photo, when known: lets a view reserve
+    /// the right space before any image bytes arrive.
+    public var aspectRatio: Double?
+    /// Flickr's keys for building image URLs; `nil` for other providers.
+    public var flickr: FlickrPhotoKeys?
 
     public init(
-        id: String, owner: String, ownerName: String? = nil, secret: String, server: String,
-        farm: Int? = nil, title: String, dateTaken: String? = nil,
-        images: [PhotoSize: PhotoImage] = [:]
+        id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
+        renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil
     ) {
         self.id = id
         self.owner = owner
         self.ownerName = ownerName
+        self.title = title
+        self.dateTaken = dateTaken
+        self.renditions = renditions.sorted(by: Self.isSmaller)
+        self.aspectRatio = aspectRatio ?? Self.aspectRatio(of: renditions)
+        self.flickr = flickr
+    }
+}
+
+/// What Flickr needs to build a photo's image URLs on its static host
+/// (`{server}/{id}_{secret}_{suffix}.jpg`).
+public struct FlickrPhotoKeys: Sendable, Hashable, Codable {
+    public var secret: String
+    public var server: String
+    public var farm: Int?
+    /// The original's own secret and extension (`o` size), when Flickr
+    /// shows them to this caller.
+    public var originalSecret: String?
+    public var originalFormat: String?
+
+    public init(secret: String, server: String, farm: Int? = nil, originalSecret: String? = nil, originalFormat: String? = nil) {
         self.secret = secret
         self.server = server
         self.farm = farm
-        self.title = title
-        self.dateTaken = dateTaken
-        self.images = images
-    }
-}
-
-/// A URL of one size of a photo, with its pixel dimensions when known.
-public struct PhotoImage: Sendable, Hashable, Codable {
-    public var url: URL
-    public var width: Int?
-    public var height: Int?
-
-    public init(url: URL, width: Int? = nil, height: Int? = nil) {
-        self.url = url
-        self.width = width
-        self.height = height
-    }
-}
-
-/// Flickr's image sizes. The raw value is the `extras` key suffix (`url_q`).
-public enum PhotoSize: String, Sendable, Hashable, Codable, CaseIterable, CodingKeyRepresentable {
-    case square75 = "sq"
-    case square150 = "q"
-    case thumbnail100 = "t"
-    case small240 = "s"
-    case small320 = "n"
-    case small400 = "w"
-    case medium500 = "m"
-    case medium640 = "z"
-    case medium800 = "c"
-    case large1024 = "l"
-
-    /// The `extras` value that asks for this size's URL and dimensions.
-    public var extra: String { "url_\(rawValue)" }
-
-    /// The suffix in the static image URL (`{id}_{secret}_{suffix}.jpg`);
-    /// `nil` for the 500 px size, which has none.
-    public var urlSuffix: String? {
-        switch self {
-        case .square75: "s"
-        case .square150: "q"
-        case .thumbnail100: "t"
-        case .small240: "m"
-        case .small320: "n"
-        case .small400: "w"
-        case .medium500: nil
-        case .medium640: "z"
-        case .medium800: "c"
-        case .large1024: "b"
-        }
-    }
-
-    /// Longest edge in pixels.
-    public var longestEdge: Int {
-        switch self {
-        case .square75: 75
-        case .square150: 150
-        case .thumbnail100: 100
-        case .small240: 240
-        case .small320: 320
-        case .small400: 400
-        case .medium500: 500
-        case .medium640: 640
-        case .medium800: 800
-        case .large1024: 1024
-        }
-    }
-
-    /// Square crops rather than the photo's own aspect ratio.
-    public var isSquare: Bool { self == .square75 || self == .square150 }
-
-    /// Parses the names a person types: `q`, `url_q`, `z`, `b`, `500`, ...
-    public init?(argument: String) {
-        let name = argument.hasPrefix("url_") ? String(argument.dropFirst(4)) : argument
-        if let size = PhotoSize(rawValue: name) {
-            self = size
-        } else if let size = PhotoSize.allCases.first(where: { $0.urlSuffix == name }) {
-            self = size
-        } else if let edge = Int(name), let size = PhotoSize.allCases.first(where: { $0.longestEdge == edge && !$0.isSquare }) {
-            self = size
-        } else {
-            return nil
-        }
+        self.originalSecret = originalSecret
+        self.originalFormat = originalFormat
     }
 }
 
@@ -131,10 +78,93 @@ public struct PhotoPage: Sendable, Hashable, Codable {
     }
 }
 
+// MARK: - Flickr conveniences
+
 extension Photo {
-    /// The size shown large (`/open`, `image_url`): 1024 px when the service
-    /// offers it (or said nothing about sizes), else 640 px.
-    public var detailSize: PhotoSize {
-        images[.large1024] != nil || images[.medium640] == nil ? .large1024 : .medium640
+    /// A Flickr photo from its keys, with the sizes Flickr sent by size key.
+    public init(
+        id: String, owner: String, ownerName: String? = nil, secret: String, server: String,
+        farm: Int? = nil, title: String, dateTaken: String? = nil,
+        images: [PhotoSize: PhotoImage] = [:]
+    ) {
+        self.init(
+            id: id, owner: owner, ownerName: ownerName, title: title, dateTaken: dateTaken,
+            renditions: images.map { $0.key.rendition(of: $0.value) },
+            flickr: FlickrPhotoKeys(secret: secret, server: server, farm: farm))
+    }
+
+    /// Flickr's secret, or "" for a photo from another provider.
+    public var secret: String {
+        get { flickr?.secret ?? "" }
+        set { updateFlickrKeys { $0.secret = newValue } }
+    }
+
+    /// Flickr's server, or "" for a photo from another provider.
+    public var server: String {
+        get { flickr?.server ?? "" }
+        set { updateFlickrKeys { $0.server = newValue } }
+    }
+
+    public var farm: Int? {
+        get { flickr?.farm }
+        set { updateFlickrKeys { $0.farm = newValue } }
+    }
+
+    private mutating func updateFlickrKeys(_ change: (inout FlickrPhotoKeys) -> Void) {
+        var keys = flickr ?? FlickrPhotoKeys(secret: "", server: "")
+        change(&keys)
+        flickr = keys
+    }
+}
+
+// MARK: - Codable
+
+/// Photos are saved in the session file. Files written before renditions
+/// existed (`secret`, `server`, `farm` and an `images` map at the top level)
+/// still load; anything else that does not fit throws, and the caller
+/// starts fresh.
+extension Photo: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr
+        // Written by earlier versions.
+        case secret, server, farm, images
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var renditions = try container.decodeIfPresent([PhotoRendition].self, forKey: .renditions) ?? []
+        if !container.contains(.renditions), let images = try container.decodeIfPresent([String: PhotoImage].self, forKey: .images) {
+            renditions = images.map { key, image in
+                PhotoRendition(label: key, url: image.url, width: image.width, height: image.height,
+                               isCrop: PhotoSize(rawValue: key)?.isSquare ?? false)
+            }
+        }
+        var flickr = try container.decodeIfPresent(FlickrPhotoKeys.self, forKey: .flickr)
+        if flickr == nil, let secret = try container.decodeIfPresent(String.self, forKey: .secret) {
+            flickr = FlickrPhotoKeys(
+                secret: secret, server: try container.decode(String.self, forKey: .server),
+                farm: try container.decodeIfPresent(Int.self, forKey: .farm))
+        }
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            owner: try container.decode(String.self, forKey: .owner),
+            ownerName: try container.decodeIfPresent(String.self, forKey: .ownerName),
+            title: try container.decode(String.self, forKey: .title),
+            dateTaken: try container.decodeIfPresent(String.self, forKey: .dateTaken),
+            renditions: renditions,
+            aspectRatio: try container.decodeIfPresent(Double.self, forKey: .aspectRatio),
+            flickr: flickr)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(owner, forKey: .owner)
+        try container.encodeIfPresent(ownerName, forKey: .ownerName)
+        try container.encode(title, forKey: .title)
+        try container.encodeIfPresent(dateTaken, forKey: .dateTaken)
+        try container.encode(renditions, forKey: .renditions)
+        try container.encodeIfPresent(aspectRatio, forKey: .aspectRatio)
+        try container.encodeIfPresent(flickr, forKey: .flickr)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A photo-search service: Flickr today, Shutterstock later.
+/// A photo-search service: Flickr, Shutterstock, or the sandbox.
 ///
 /// Implementations build requests, send them through `NetworkManager` and
 /// decode the answers. They are value-like and safe to share across tasks.
@@ -18,18 +18,55 @@ public protocol PhotoProvider: Sendable {
     /// One page of the most recent uploads.
     func recent(page: Int, perPage: Int) async throws -> PhotoPage
 
-    /// The URL of `photo` at `size`: the `url_*` extra when the service sent
-    /// one, otherwise built from the photo's server, id and secret.
+    /// The URL of the smallest image of `photo` that fills `need` (scaled to
+    /// fit, keeping its aspect ratio), from what the photo already carries;
+    /// the biggest there is when none is big enough. No network.
+    func imageURL(for photo: Photo, covering need: PixelSize) -> URL?
+
+    /// Like `imageURL(for:covering:)`, but may ask the service for the
+    /// photo's full list of sizes when the photo carries none big enough.
+    /// Throws only when cancelled.
+    func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL?
+
+    /// The URL of `photo` at a named size: the exact crop for the square
+    /// sizes, otherwise the size's area as a requirement.
     func imageURL(for photo: Photo, size: PhotoSize) -> URL?
 
     /// The page a person opens in a browser to see the photo.
     func photoPageURL(for photo: Photo) -> URL?
+
+    /// Everything the service tells about one photo (description, tags,
+    /// licence, …), for the detail view and `flickr info`.
+    func photoDetails(for photo: Photo) async throws -> PhotoDetails
 }
+
+// MARK: - Default implementations
 
 extension PhotoProvider {
     /// The last page worth asking for, given the service's cap.
     public func lastServedPage(pages: Int, perPage: Int) -> Int {
         guard let maxResults, perPage > 0 else { return pages }
         return min(pages, (maxResults + perPage - 1) / perPage)
+    }
+
+    public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
+        photo.bestRendition(covering: need)?.url
+    }
+
+    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        try Task.checkCancellation()
+        return imageURL(for: photo, covering: need)
+    }
+
+    public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
+        if size.isSquare, let crop = photo.rendition(labelled: size.rawValue) { return crop.url }
+        return imageURL(for: photo, covering: size.requirement)
+    }
+
+    /// What the photo itself says; services with a details call override this.
+    public func photoDetails(for photo: Photo) async throws -> PhotoDetails {
+        PhotoDetails(
+            id: photo.id, title: photo.title, ownerID: photo.owner, ownerUsername: photo.ownerName,
+            dateTaken: photo.dateTaken, pageURL: photoPageURL(for: photo))
     }
 }

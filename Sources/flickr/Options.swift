@@ -51,7 +51,7 @@ struct ProviderOptions: ParsableArguments {
                 throw CommandFailure(message: "Could not start the embedded sandbox: \(error)")
             }
             let provider = FlickrProvider(
-                apiKey: "sandbox", endpoint: sandbox.restURL, imageBaseURL: sandbox.baseURL,
+                apiKey: "sandbox", endpoint: sandbox.restURL, imageHost: sandbox.baseURL,
                 network: network, displayName: "sandbox")
             return ServiceConnection(provider: provider, network: network, sandbox: sandbox)
         }
@@ -61,12 +61,10 @@ struct ProviderOptions: ParsableArguments {
             throw ValidationError("FLICKR_API_URL must be an http or https URL.")
         }
         let isFlickr = endpoint.host == "api.flickr.com"
-        let imageBase = isFlickr
-            ? URL(string: "https://live.staticflickr.com/")
-            : Self.origin(of: endpoint)
+        // Flickr and its mirrors serve images from Flickr's static host (or
+        // name them in each answer); only the sandbox serves its own.
         let provider = FlickrProvider(
-            apiKey: key ?? "sandbox", endpoint: endpoint,
-            imageBaseURL: imageBase ?? endpoint, network: network,
+            apiKey: key ?? "sandbox", endpoint: endpoint, network: network,
             displayName: isFlickr ? "Flickr" : (endpoint.host ?? "Flickr"))
         return ServiceConnection(provider: provider, network: network, sandbox: nil)
     }
@@ -89,15 +87,6 @@ struct ProviderOptions: ParsableArguments {
               scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { return nil }
         return url
-    }
-
-    private static func origin(of url: URL) -> URL? {
-        var components = URLComponents()
-        components.scheme = url.scheme
-        components.host = url.host
-        components.port = url.port
-        components.path = "/"
-        return components.url
     }
 }
 

@@ -40,7 +40,7 @@ import Testing
         #expect(try read("-0.5e1") == .integer(-5))
         #expect(try read("1.5E-1") == .number(0.15))
         #expect(try read("9223372036854775807") == .integer(Int.max))
-        #expect(try read("92233720368547758070") == .number(92_233_720_368_547_758_070))
+        #expect(try read("92233720368547758070") == .number(92_233_720_368_547_758_080))
     }
 
     @Test func escapesAreDecoded() throws {

@@ -12,6 +12,10 @@ import Testing
 
     private let provider = FlickrProvider(apiKey: "k3y", network: FlickrRequestTests.idleNetwork)
 
+    /// Every size the app may show, with dimensions, plus owner name, date
+    /// taken and the original's dimensions (for the aspect ratio).
+    static let extras = "url_q,url_t,url_s,url_n,url_w,url_m,url_z,url_c,url_l,url_h,url_k,owner_name,date_taken,o_dims"
+
     private func parameters(_ url: URL) throws -> [String: String] {
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
         let items = try #require(components.queryItems)
@@ -38,7 +42,7 @@ import Testing
             "safe_search": "1",
             "content_type": "1",
             "media": "photos",
-            "extras": "url_q,url_z,url_l,owner_name,date_taken",
+            "extras": FlickrRequestTests.extras,
             "page": "2",
             "per_page": "30",
         ])
@@ -51,7 +55,7 @@ import Testing
             "api_key": "k3y",
             "format": "json",
             "nojsoncallback": "1",
-            "extras": "url_q,url_z,url_l,owner_name,date_taken",
+            "extras": FlickrRequestTests.extras,
             "page": "1",
             "per_page": "100",
         ])
@@ -157,8 +161,8 @@ import Testing
                 == "https://live.staticflickr.com/65535/53624890009_5cd918efcd.jpg")
     }
 
-    @Test func imageURLUsesTheConfiguredBase() throws {
-        let local = FlickrProvider(apiKey: "k", imageBaseURL: try #require(URL(string: "http://127.0.0.1:8123")), network: Self.idleNetwork)
+    @Test func imageURLUsesTheConfiguredImageHost() throws {
+        let local = FlickrProvider(apiKey: "k", imageHost: URL(string: "http://127.0.0.1:8123"), network: Self.idleNetwork)
         #expect(local.imageURL(for: photo, size: .square75)?.absoluteString
                 == "http://127.0.0.1:8123/65535/53624890009_5cd918efcd_s.jpg")
     }

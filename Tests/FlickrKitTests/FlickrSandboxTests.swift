@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlickrKit
+import NIOConcurrencyHelpers
 import Sandbox
 import NIOConcurrencyHelpers
 
@@ -38,11 +39,20 @@ import NIOConcurrencyHelpers
         try await withSandbox { server, provider, _ in
             let photo = try #require(try await provider.search("sunset", page: 1, perPage: 5).photos.first)
             let want = try #require(server.catalog.photo(id: photo.id))
-            #expect(Set(photo.images.keys) == [.square150, .medium640, .large1024])
-            let thumbnail = try #require(photo.images[.square150])
-            #expect(thumbnail.width == 150 && thumbnail.height == 150)
-            #expect(photo.images[.large1024]?.width == want.dimensions(.l).width)
-            #expect(photo.images[.large1024]?.height == want.dimensions(.l).height)
+            // Every requested size the sandbox serves and the photo is big enough for, and no other.
+            let longest = max(want.originalWidth, want.originalHeight)
+            let offered = FlickrProvider.requestedSizes.filter {
+                SandboxImageSize(rawValue: $0.rawValue) != nil && ($0.isSquare || $0.longestEdge <= longest)
+            }
+            #expect(Set(photo.images.keys) == Set(offered))
+            #expect(photo.renditions.count == offered.count)
+            for (size, image) in photo.images {
+                let served = try #require(SandboxImageSize(rawValue: size.rawValue))
+                #expect(image.width == want.dimensions(served).width, "width of \(size)")
+                #expect(image.height == want.dimensions(served).height, "height of \(size)")
+            }
+            let ratio = try #require(photo.aspectRatio)
+            #expect(abs(ratio - Double(want.originalWidth) / Double(want.originalHeight)) < 0.01)
         }
     }
 
@@ -131,13 +141,13 @@ import NIOConcurrencyHelpers
         #expect(error?.description == "Connection refused by 127.0.0.1:\(port). Is the server running?")
     }
 
-    @Test func slowServerTimesOut() async throws {
+    @Test func silentServerStallsAfterTheIdleTimeout() async throws {
         var fast = NetworkManager.Configuration()
-        fast.readTimeout = .milliseconds(300)
-        fast.requestTimeout = .seconds(2)
-        try await withSandbox(network: fast, configure: { $0.latency = .seconds(3) }) { server, provider, _ in
+        fast.idleTimeout = .milliseconds(300)
+        fast.requestTimeout = .seconds(20)
+        try await withSandbox(network: fast, retry: .never, configure: { $0.latency = .seconds(3) }) { server, provider, _ in
             let error = await #expect(throws: FlickrError.self) { try await provider.search("kittens", page: 1, perPage: 10) }
-            #expect(error == .network(.timedOut(host: "127.0.0.1:\(server.port)")))
+            #expect(error == .network(.stalled(host: "127.0.0.1:\(server.port)")))
             #expect(error?.isTransient == true)
         }
     }

@@ -12,14 +12,22 @@ import Glibc
 func withSandbox<T>(
     apiKey: String = "sandbox",
     network networkConfiguration: NetworkManager.Configuration = .init(),
+    retry: RetryPolicy = .quick,
     configure: (inout SandboxConfiguration) -> Void = { _ in },
     _ body: (SandboxServer, FlickrProvider, NetworkManager) async throws -> T
 ) async throws -> T {
     try await withSandboxSession(photoCount: 5_000, network: networkConfiguration, configure: configure) { server, network in
         let provider = FlickrProvider(
-            apiKey: apiKey, endpoint: server.restURL, imageBaseURL: server.baseURL, network: network, displayName: "sandbox")
+            apiKey: apiKey, endpoint: server.restURL, imageHost: server.baseURL, network: network, displayName: "sandbox",
+            retryPolicy: retry)
         return try await body(server, provider, network)
     }
+}
+
+extension RetryPolicy {
+    /// The usual four tries with millisecond waits, so tests that meet
+    /// transient failures do not sit through real backoff.
+    static let quick = RetryPolicy(baseDelay: .milliseconds(2), maxDelay: .milliseconds(10))
 }
 
 /// A loopback port that was just bound and closed, so nothing listens on it.

@@ -34,7 +34,7 @@ import Testing
     ) async throws -> (DownloadJob.Result, RecordingReporter) {
         try await withSandboxSession(photoCount: 500, configure: configure) { server, network in
             let provider = FlickrProvider(
-                apiKey: "sandbox", endpoint: server.restURL, imageBaseURL: server.baseURL,
+                apiKey: "sandbox", endpoint: server.restURL, imageHost: server.baseURL,
                 network: network, displayName: "sandbox")
             let pipeline = ImageDownloadManager(fetcher: network)
             let reporter = RecordingReporter()

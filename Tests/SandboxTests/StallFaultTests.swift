@@ -34,7 +34,7 @@ import Testing
 
     @Test func stalledRESTCallTimesOutInAnHTTPClient() async throws {
         var network = NetworkManager.Configuration()
-        network.readTimeout = .milliseconds(500)
+        network.idleTimeout = .milliseconds(500)
         try await withSandboxSession(network: network, configure: faulty(.stall)) { server, client in
             await #expect(throws: NetworkError.self) {
                 try await client.get(server.jsonCall("flickr.test.echo"))

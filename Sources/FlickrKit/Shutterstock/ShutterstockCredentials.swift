@@ -119,11 +119,11 @@ public struct ShutterstockCredentials: Sendable, Equatable {
 // MARK: - Descriptions without the values
 
 extension ShutterstockCredentials: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
-    public var description: String { "ShutterstockCredentials(\(kind): \(Redaction.placeholder))" }
+    public var description: String { "ShutterstockCredentials(\(kind): \(SecretRedactor.placeholder))" }
 
     public var debugDescription: String { description }
 
     public var customMirror: Mirror {
-        Mirror(self, children: ["kind": kind, "value": Redaction.placeholder], displayStyle: .struct)
+        Mirror(self, children: ["kind": kind, "value": SecretRedactor.placeholder], displayStyle: .struct)
     }
 }

@@ -129,7 +129,7 @@ extension ShutterstockError {
     /// the request cannot leak them.
     func redacting(_ secrets: [String]) -> ShutterstockError {
         func clean(_ text: String) -> String {
-            secrets.reduce(text) { Redaction.redact($1, in: $0) }
+            SecretRedactor(secrets: secrets).redact(text)
         }
         switch self {
         case .credentials(let reason): return .credentials(clean(reason))

@@ -139,7 +139,7 @@ public struct ShutterstockProvider: PhotoProvider {
 
 extension ShutterstockProvider: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {
-        "ShutterstockProvider(\(displayName), base URL: \(baseURL.host ?? "?"), \(credentials.kind): \(Redaction.placeholder))"
+        "ShutterstockProvider(\(displayName), base URL: \(baseURL.host ?? "?"), \(credentials.kind): \(SecretRedactor.placeholder))"
     }
 
     public var debugDescription: String { description }
@@ -147,7 +147,7 @@ extension ShutterstockProvider: CustomStringConvertible, CustomDebugStringConver
     public var customMirror: Mirror {
         Mirror(self, children: [
             "displayName": displayName, "baseURL": baseURL, "searchSort": searchSort,
-            "credentials": Redaction.placeholder,
+            "credentials": SecretRedactor.placeholder,
         ])
     }
 }

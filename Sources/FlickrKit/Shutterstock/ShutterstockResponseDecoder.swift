@@ -190,7 +190,7 @@ public enum ShutterstockResponseDecoder {
     /// A short, printable slice of server text with every secret replaced
     /// first (cutting first could leave part of one behind).
     static func excerpt(_ text: String, limit: Int = 80, redacting secrets: [String]) -> String {
-        ResponseExcerpt.make(secrets.reduce(text) { Redaction.redact($1, in: $0) }, limit: limit)
+        ResponseExcerpt.make(SecretRedactor(secrets: secrets).redact(text), limit: limit)
     }
 
     static func excerpt(_ data: Data, limit: Int = 80, redacting secrets: [String]) -> String {

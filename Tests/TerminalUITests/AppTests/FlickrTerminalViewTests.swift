@@ -17,7 +17,7 @@ import Testing
     ) async throws {
         try await withSandboxSession(configure: configure) { server, network in
             let provider = FlickrProvider(
-                apiKey: "test", endpoint: server.restURL, imageBaseURL: server.baseURL, network: network,
+                apiKey: "test", endpoint: server.restURL, imageHost: server.baseURL, network: network,
                 displayName: "sandbox")
             let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
             let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
