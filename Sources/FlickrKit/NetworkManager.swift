@@ -54,7 +54,11 @@ public final class NetworkManager: Sendable {
         config.decompression = .enabled(limit: .ratio(20))
         self.client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
         self.configuration = configuration
-        self.logger = logger
+        // The transport's debug and trace lines quote request URLs and
+        // bodies, which carry API keys: it never logs below `info`.
+        var transportLogger = logger
+        transportLogger.logLevel = max(logger.logLevel, .info)
+        self.logger = transportLogger
     }
 
     /// GETs `url` and returns the whole body.
