@@ -103,10 +103,6 @@ extension FlickrError {
             return .network(error.redacting(redactor))
         }
     }
-
-    func redacting(_ secret: String) -> FlickrError {
-        redacting(SecretRedactor(secret))
-    }
 }
 
 extension NetworkError {

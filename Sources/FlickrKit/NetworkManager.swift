@@ -54,7 +54,11 @@ public final class NetworkManager: Sendable {
         config.decompression = .enabled(limit: .ratio(20))
         self.client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
         self.configuration = configuration
-        self.logger = logger
+        // The transport's debug and trace lines quote request URLs and
+        // bodies, which carry API keys: it never logs below `info`.
+        var transportLogger = logger
+        transportLogger.logLevel = max(logger.logLevel, .info)
+        self.logger = transportLogger
     }
 
     /// GETs `url` and returns the whole body.
@@ -76,37 +80,21 @@ public final class NetworkManager: Sendable {
         guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
         let hostLabel = url.port.map { "\(host):\($0)" } ?? host
 
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "User-Agent", value: configuration.userAgent)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        var fields = HTTPHeaders([("User-Agent", configuration.userAgent)])
+        for (name, value) in headers { fields.add(name: name, value: value) }
 
         do {
-            let response = try await client.execute(
-                request, timeout: .nanoseconds(Int64(configuration.requestTimeout.nanoseconds)), logger: logger)
-            let status = Int(response.status.code)
-            guard (200..<300).contains(status) else {
-                // Drain nothing: dropping the body closes or recycles the connection.
-                let retryAfter = response.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfter($0) }
-                if status == 429 || (status >= 500 && retryAfter != nil) {
-                    throw NetworkError.retryLater(status: status, after: retryAfter, host: hostLabel)
-                }
-                throw NetworkError.httpStatus(status, host: hostLabel)
+            if Task.isCancelled { throw NetworkError.cancelled }
+            let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
+            let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, progress: progress)
+            let task = client.execute(
+                request: request, delegate: collector,
+                deadline: .now() + .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
             }
-            let expected = response.headers.first(name: "content-length").flatMap { Int($0) }
-            if let expected, expected > maxBytes { throw NetworkError.responseTooLarge(limit: maxBytes, host: hostLabel) }
-            var body = Data()
-            body.reserveCapacity(min(expected ?? 16_384, maxBytes))
-            progress?(0, expected)
-            for try await chunk in response.body {
-                try Task.checkCancellation()
-                body.append(contentsOf: chunk.readableBytesView)
-                if body.count > maxBytes { throw NetworkError.responseTooLarge(limit: maxBytes, host: hostLabel) }
-                progress?(body.count, expected)
-            }
-            if let expected, body.count < expected { throw NetworkError.connectionLost(host: hostLabel) }
-            try Task.checkCancellation()
-            return Response(status: status, contentType: response.headers.first(name: "content-type"), body: body)
         } catch {
             throw Self.classify(error, host: hostLabel)
         }

@@ -58,13 +58,13 @@ import Testing
             .network(.invalidURL("x?api_key=SECRETKEY123")),
         ]
         for error in errors {
-            #expect(!error.redacting(key).description.contains(key))
-            #expect(!String(reflecting: error.redacting(key)).contains(key))
+            #expect(!error.redacting(SecretRedactor(key)).description.contains(key))
+            #expect(!String(reflecting: error.redacting(SecretRedactor(key))).contains(key))
         }
     }
 
     @Test func redactionCoversThePercentEncodedKey() {
-        let error = FlickrError.malformedResponse("api_key=a%2Bb%2fc").redacting("a+b/c")
+        let error = FlickrError.malformedResponse("api_key=a%2Bb%2fc").redacting(SecretRedactor("a+b/c"))
         #expect(error.description.contains("[redacted]"))
         #expect(!error.description.contains("a%2Bb"))
     }
