@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
@@ -45,8 +46,9 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
-        ], swiftSettings: [.swiftLanguageMode(.v6)]),
+        ], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
             "FlickrKit", "Platform",
             .product(name: "Collections", package: "swift-collections"),

@@ -1,3 +1,4 @@
+import NIOHTTPCompression
 import AsyncHTTPClient
 import Foundation
 import Logging
