@@ -27,6 +27,7 @@ public struct FlickrProvider: PhotoProvider {
     /// What every page asks for besides sizes.
     public static let extras = requestedSizes.map(\.extra) + ["owner_name", "date_taken", "o_dims"]
 
+    public var service: PhotoService { .flickr }
     public let displayName: String
     public var maxResults: Int? { Self.resultCap }
     public let endpoint: URL

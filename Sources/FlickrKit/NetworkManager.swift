@@ -32,7 +32,16 @@ public final class NetworkManager: Sendable {
     public struct Response: Sendable {
         public var status: Int
         public var contentType: String?
+        /// The `Retry-After` header as sent (only kept when error bodies are).
+        public var retryAfter: String?
         public var body: Data
+
+        public init(status: Int, contentType: String? = nil, retryAfter: String? = nil, body: Data) {
+            self.status = status
+            self.contentType = contentType
+            self.retryAfter = retryAfter
+            self.body = body
+        }
     }
 
     /// Called as bytes arrive: bytes so far, and the length the server
@@ -69,10 +78,13 @@ public final class NetworkManager: Sendable {
     ///   that came with `Retry-After`. Silence longer than `idleTimeout`
     ///   (before the head or mid-body) throws `.stalled`. Cancellation of
     ///   the calling task throws `.cancelled` after the transfer was aborted.
+    ///   With `errorBodies`, a non-2xx answer is returned whole instead (its
+    ///   status, `Retry-After` and body), for APIs that explain errors in it.
     public func get(
         _ url: URL,
         headers: [(String, String)] = [],
         maxBytes: Int = 64 << 20,
+        errorBodies: Bool = false,
         progress: Progress? = nil
     ) async throws(NetworkError) -> Response {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
@@ -87,7 +99,8 @@ public final class NetworkManager: Sendable {
         do {
             if Task.isCancelled { throw NetworkError.cancelled }
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
-            let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, progress: progress)
+            let collector = ResponseCollector(
+                host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: progress)
             let task = client.execute(
                 request: request, delegate: collector,
                 deadline: .now() + .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)

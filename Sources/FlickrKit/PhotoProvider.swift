@@ -5,7 +5,10 @@ import Foundation
 /// Implementations build requests, send them through `NetworkManager` and
 /// decode the answers. They are value-like and safe to share across tasks.
 public protocol PhotoProvider: Sendable {
-    /// Shown in banners and headers ("Flickr", "sandbox").
+    /// Which service this speaks to (the sandbox stands in for either).
+    var service: PhotoService { get }
+
+    /// Shown in banners and headers ("Flickr", "Shutterstock (sandbox)").
     var displayName: String { get }
 
     /// The most results the service will ever page through for one query
@@ -38,6 +41,21 @@ public protocol PhotoProvider: Sendable {
     /// Everything the service tells about one photo (description, tags,
     /// licence, …), for the detail view and `flickr info`.
     func photoDetails(for photo: Photo) async throws -> PhotoDetails
+}
+
+/// The services the app can search; the raw value is what `--provider`
+/// and `/provider` take.
+public enum PhotoService: String, Sendable, Hashable, Codable, CaseIterable {
+    case flickr
+    case shutterstock
+
+    /// The service's own name.
+    public var name: String {
+        switch self {
+        case .flickr: "Flickr"
+        case .shutterstock: "Shutterstock"
+        }
+    }
 }
 
 // MARK: - Default implementations

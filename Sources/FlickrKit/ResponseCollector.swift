@@ -19,26 +19,29 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private struct State {
         var status = 0
         var contentType: String?
+        var retryAfter: String?
         var expected: Int?
         var body = Data()
     }
 
     private let host: String
     private let maxBytes: Int
+    private let keepsErrorBodies: Bool
     private let progress: NetworkManager.Progress?
     // Callbacks come one at a time on the event loop; the lock makes that
     // visible to the compiler and the thread sanitizer.
     private let state = NIOLockedValueBox(State())
 
-    init(host: String, maxBytes: Int, progress: NetworkManager.Progress?) {
+    init(host: String, maxBytes: Int, keepsErrorBodies: Bool = false, progress: NetworkManager.Progress?) {
         self.host = host
         self.maxBytes = maxBytes
+        self.keepsErrorBodies = keepsErrorBodies
         self.progress = progress
     }
 
     func didReceiveHead(task: HTTPClient.Task<Response>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         let status = Int(head.status.code)
-        guard (200..<300).contains(status) else {
+        guard (200..<300).contains(status) || keepsErrorBodies else {
             // Failing here cancels the request: the body is never read.
             let retryAfter = head.headers.first(name: "retry-after").flatMap { RetryPolicy.retryAfter($0) }
             if status == 429 || (status >= 500 && retryAfter != nil) {
@@ -53,6 +56,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.withLockedValue { state in
             state.status = status
             state.contentType = head.headers.first(name: "content-type")
+            state.retryAfter = head.headers.first(name: "retry-after")
             state.expected = expected
             state.body.reserveCapacity(min(expected ?? 16_384, maxBytes))
         }
@@ -75,6 +79,6 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> Response {
         let state = state.withLockedValue { $0 }
         if let expected = state.expected, state.body.count < expected { throw NetworkError.connectionLost(host: host) }
-        return Response(status: state.status, contentType: state.contentType, body: state.body)
+        return Response(status: state.status, contentType: state.contentType, retryAfter: state.retryAfter, body: state.body)
     }
 }

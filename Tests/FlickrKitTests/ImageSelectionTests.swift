@@ -104,6 +104,7 @@ import Testing
 
     @Test func otherProvidersChooseAmongTheirOwnRenditions() throws {
         struct Stock: PhotoProvider {
+            var service: PhotoService { .shutterstock }
             var displayName: String { "stock" }
             var maxResults: Int? { nil }
             func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }

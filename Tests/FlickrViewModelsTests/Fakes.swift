@@ -7,6 +7,7 @@ import NIOConcurrencyHelpers
 /// real service would serve them. Counts its calls; can be told to fail.
 final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`, a lock the thread sanitizer sees.
+    let service: PhotoService
     let displayName: String
     let maxResults: Int?
     private let photos: [Photo]
@@ -14,7 +15,8 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
     private var _calls: [(query: String?, page: Int)] = []
     private var _failure: (any Error)?
 
-    init(count: Int, displayName: String = "memory", maxResults: Int? = nil) {
+    init(count: Int, service: PhotoService = .flickr, displayName: String = "memory", maxResults: Int? = nil) {
+        self.service = service
         self.displayName = displayName
         self.maxResults = maxResults
         self.photos = (0..<count).map { index in

@@ -106,23 +106,10 @@ extension ShutterstockError {
         switch status {
         case 401: return .unauthorized(serverMessage: message)
         case 403: return .forbidden(serverMessage: message)
-        case 429: return .rateLimited(retryAfter: retryAfter.flatMap { parseRetryAfter($0, now: now) }, serverMessage: message)
+        case 429: return .rateLimited(retryAfter: retryAfter.flatMap { RetryPolicy.retryAfter($0, now: now) }, serverMessage: message)
         case 500...599: return .serverError(status: status, serverMessage: message)
         default: return .rejected(status: status, serverMessage: message)
         }
-    }
-
-    /// `Retry-After` is either whole seconds or an HTTP date; a date in the
-    /// past means "now".
-    static func parseRetryAfter(_ value: String, now: Date) -> Duration? {
-        let text = value.trimmingCharacters(in: .whitespaces)
-        if let seconds = Int(text) { return seconds >= 0 ? .seconds(seconds) : nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
-        return .seconds(max(0, Int(date.timeIntervalSince(now).rounded(.up))))
     }
 
     /// A copy with every credential form replaced, so a server that echoes

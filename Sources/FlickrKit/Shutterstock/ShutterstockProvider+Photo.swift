@@ -1,33 +1,32 @@
 import Foundation
 
 // MARK: - Fitting Shutterstock images to Photo
-//
-// The only code that knows `Photo`'s shape on the Shutterstock side. `Photo`
-// keys its image URLs by Flickr's sizes, so each size gets the smallest
-// rendition that covers it; once `Photo` carries the renditions themselves,
-// `photo(from:)` stores `image.assets` (name as label) and `image.aspect`, and
-// `imageURL(in:size:)` runs `ShutterstockAsset.smallest` over them with
-// `size.longestEdge`.
 
 extension ShutterstockProvider {
+    /// The assets a large view prefers, in order: watermarked previews about
+    /// 1000 and 1500 px on the long side.
+    static let detailAssets = ["preview_1000", "preview_1500"]
+
     /// One Shutterstock image as a `Photo`: the contributor id stands in for
-    /// the owner, the cleaned description for the title; there is no secret
-    /// or server.
+    /// the owner, the cleaned description for the title, each asset becomes a
+    /// rendition labelled with its name. There is no secret or server.
     static func photo(from image: ShutterstockImage) -> Photo {
-        var images: [PhotoSize: PhotoImage] = [:]
-        for size in PhotoSize.allCases {
-            guard let asset = ShutterstockAsset.smallest(
-                covering: size.longestEdge, in: image.assets, size: { ($0.width, $0.height) })
-            else { continue }
-            images[size] = PhotoImage(url: asset.url, width: asset.width, height: asset.height)
-        }
-        return Photo(
-            id: image.id, owner: image.contributorID ?? "", secret: "", server: "",
-            title: image.caption, images: images)
+        Photo(
+            id: image.id, owner: image.contributorID ?? "", title: image.caption,
+            renditions: image.assets.map { asset in
+                PhotoRendition(label: asset.name, url: asset.url, width: asset.width, height: asset.height)
+            },
+            aspectRatio: image.aspect.flatMap { $0.isFinite && $0 > 0 ? $0 : nil })
     }
 
-    /// The rendition URL for `size` (today: the one `photo(from:)` chose for it).
+    /// A named size: the large sizes (what `/open` and `image_url` use) are
+    /// the 1000 px preview, or the 1500 px one; the rest, the smallest asset
+    /// that covers the size.
     static func imageURL(in photo: Photo, size: PhotoSize) -> URL? {
-        photo.images[size]?.url
+        if size.longestEdge >= PhotoSize.large1024.longestEdge,
+           let preview = detailAssets.lazy.compactMap({ photo.rendition(labelled: $0) }).first {
+            return preview.url
+        }
+        return photo.bestRendition(covering: size.requirement)?.url
     }
 }

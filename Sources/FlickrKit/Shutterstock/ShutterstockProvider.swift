@@ -15,6 +15,7 @@ public struct ShutterstockProvider: PhotoProvider {
     /// own command-line tool calls its equivalent `SHUTTERSTOCK_CUSTOM_URL`.)
     public static let baseURLVariable = "SHUTTERSTOCK_API_URL"
 
+    public var service: PhotoService { .shutterstock }
     public let displayName: String
     /// Shutterstock documents no cap on how deep a search may page; a free
     /// account's smaller library shows up as a short last page instead.
@@ -22,6 +23,7 @@ public struct ShutterstockProvider: PhotoProvider {
     public let baseURL: URL
     /// The order of `search` results (`recent` is always `.newest`).
     public let searchSort: ShutterstockSort
+    public let retryPolicy: RetryPolicy
 
     private let credentials: ShutterstockCredentials
     private let network: NetworkManager
@@ -35,13 +37,15 @@ public struct ShutterstockProvider: PhotoProvider {
         baseURL: URL = ShutterstockProvider.defaultBaseURL,
         network: NetworkManager,
         displayName: String = "Shutterstock",
-        searchSort: ShutterstockSort = .popular
+        searchSort: ShutterstockSort = .popular,
+        retryPolicy: RetryPolicy = RetryPolicy()
     ) {
         self.credentials = credentials
         self.baseURL = baseURL
         self.network = network
         self.displayName = displayName
         self.searchSort = searchSort
+        self.retryPolicy = retryPolicy
     }
 
     // MARK: - PhotoProvider
@@ -113,19 +117,38 @@ public struct ShutterstockProvider: PhotoProvider {
             photos: results.images.map(Self.photo(from:)))
     }
 
-    /// The one place a REST call goes out, once per attempt: this is where
-    /// the shared retry policy wraps the exchange (transport errors, 5xx and
-    /// 429 are worth retrying — `ShutterstockError.isTransient` — and
-    /// `retryAfter` says how long a 429 asked to wait).
-    ///
-    /// `NetworkManager` reports a non-2xx status without its body or headers,
-    /// so the error carries no server message or `Retry-After` yet; once it
-    /// passes them along, hand them to `ShutterstockError.http(status:contentType:retryAfter:body:redacting:)`.
+    /// The one place a REST call goes out: each attempt GETs `url`, turns a
+    /// non-2xx answer into the error its status and body describe, and the
+    /// retry policy tries again when that error is transient (transport
+    /// failures, 5xx, 429 after its `Retry-After`).
     private func send(_ url: URL) async throws(ShutterstockError) -> Data {
-        do {
-            return try await network.get(url, headers: headers, maxBytes: Self.maxResponseBytes).body
-        } catch {
-            throw Self.error(from: error, redacting: credentials.secrets).redacting(credentials.secrets)
+        let secrets = credentials.secrets
+        let host = url.host ?? "?"
+        return try await retryPolicy.run(
+            classify: { error in
+                if let wait = error.retryAfter { return .retryAfter(wait) }
+                return error.isTransient ? .retry : .stop
+            },
+            cancelled: { .network(.cancelled) },
+            onRetry: { error, wait, retry in
+                logger.debug("Retrying a Shutterstock call", metadata: [
+                    "host": "\(host)", "retry": "\(retry)", "wait": "\(wait)", "error": "\(error.description)",
+                ])
+            }
+        ) { _ throws(ShutterstockError) in
+            let response: NetworkManager.Response
+            do throws(NetworkError) {
+                response = try await network.get(url, headers: headers, maxBytes: Self.maxResponseBytes, errorBodies: true)
+            } catch {
+                throw Self.error(from: error, redacting: secrets).redacting(secrets)
+            }
+            guard (200..<300).contains(response.status) else {
+                throw ShutterstockError.http(
+                    status: response.status, contentType: response.contentType,
+                    retryAfter: response.retryAfter, body: response.body, redacting: secrets
+                ).redacting(secrets)
+            }
+            return response.body
         }
     }
 

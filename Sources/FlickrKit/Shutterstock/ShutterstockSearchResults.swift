@@ -71,21 +71,3 @@ public struct ShutterstockAsset: Sendable, Equatable {
 
     public var longestEdge: Int { max(width, height) }
 }
-
-extension ShutterstockAsset {
-    /// The smallest rendition whose longest edge covers `edge` pixels (give
-    /// or take `slack`, so the 1,000 px preview stands in for a 1,024 px
-    /// request), else the largest there is. Generic so it serves any
-    /// `{url, width, height}` list, not only this type.
-    static func smallest<Rendition>(
-        covering edge: Int, in renditions: [Rendition], slack: Double = 0.05,
-        size: (Rendition) -> (width: Int, height: Int)
-    ) -> Rendition? {
-        let needed = Int((Double(edge) * (1 - slack)).rounded(.up))
-        func longest(_ rendition: Rendition) -> Int { max(size(rendition).width, size(rendition).height) }
-        func area(_ rendition: Rendition) -> Int { size(rendition).width * size(rendition).height }
-        let covering = renditions.filter { longest($0) >= needed }
-        if let best = covering.min(by: { (longest($0), area($0)) < (longest($1), area($1)) }) { return best }
-        return renditions.max(by: { (longest($0), area($0)) < (longest($1), area($1)) })
-    }
-}

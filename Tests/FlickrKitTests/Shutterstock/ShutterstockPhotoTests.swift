@@ -25,7 +25,9 @@ import Testing
         let photo = try #require(try photos(ShutterstockRecorded.forest2026).first)
         let url = try #require(try provider().imageURL(for: photo, size: .square150))
         #expect(url.absoluteString == "https://image.shutterstock.com/image-photo/majestic-woods-dramatic-sunbeams-illuminating-150nw-2730669441.jpg")
-        #expect(photo.images[.square150]?.width == 150 && photo.images[.square150]?.height == 86)
+        let chosen = try #require(photo.renditions.first { $0.url == url })
+        #expect(chosen.label == "large_thumb" && chosen.width == 150 && chosen.height == 86)
+        #expect(photo.aspectRatio.map { abs($0 - 1.75) < 0.001 } == true, "the answer's own aspect")
     }
 
     @Test func openUsesTheThousandPixelPreviewWhenThereIsOne() throws {
@@ -37,7 +39,8 @@ import Testing
 
     @Test func openFallsBackToTheLargestPreviewInOlderAnswers() throws {
         let photo = try #require(try photos(ShutterstockRecorded.apple2017).first)
-        let image = try #require(photo.images[photo.detailSize])
+        let url = try #require(try provider().imageURL(for: photo, size: photo.detailSize))
+        let image = try #require(photo.renditions.first { $0.url == url })
         // 04 has no huge_thumb or larger previews: `preview`, 450 × 450, is the biggest.
         #expect(image.width == 450 && image.height == 450)
         #expect(image.url.absoluteString.contains("display_pic_with_logo"))
@@ -51,25 +54,12 @@ import Testing
             .small320: [299, 450], .small400: [299, 450], .medium500: [666, 1000], .medium640: [666, 1000],
             .medium800: [666, 1000], .large1024: [666, 1000],
         ]
+        let provider = try provider()
         for (size, dimensions) in expected {
-            let image = try #require(photo.images[size], "\(size)")
+            let url = try #require(provider.imageURL(for: photo, size: size), "\(size)")
+            let image = try #require(photo.renditions.first { $0.url == url }, "\(size)")
             #expect([image.width ?? 0, image.height ?? 0] == dimensions, "\(size)")
         }
-    }
-
-    @Test func smallestCoveringPicksByLongestEdge() throws {
-        let sizes = [(100, 67), (150, 100), (390, 260), (450, 300), (1000, 667), (1500, 1000)]
-        func pick(_ edge: Int, _ list: [(Int, Int)] = sizes) -> [Int]? {
-            ShutterstockAsset.smallest(covering: edge, in: list, size: { ($0.0, $0.1) }).map { [$0.0, $0.1] }
-        }
-        #expect(pick(100) == [100, 67])
-        #expect(pick(106) == [150, 100])
-        #expect(pick(400) == [390, 260], "within 5 % of the request counts as covering")
-        #expect(pick(420) == [450, 300])
-        #expect(pick(1024) == [1000, 667], "the 1,000 px preview stands in for 1,024")
-        #expect(pick(1100) == [1500, 1000])
-        #expect(pick(4000) == [1500, 1000], "nothing covers: the largest")
-        #expect(pick(100, []) == nil)
     }
 
     @Test func photoWithoutAssetsHasNoImageURL() throws {
