@@ -27,8 +27,18 @@ public struct AppPaths: Sendable, Equatable {
         self.cacheDirectory = base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("flickr", isDirectory: true)
     }
 
-    public var historyFile: URL { stateDirectory.appendingPathComponent("history") }
-    public var sessionFile: URL { stateDirectory.appendingPathComponent("session.json") }
+    public var historyFile: URL { historyFile(for: .flickr) }
+    public var sessionFile: URL { sessionFile(for: .flickr) }
+
+    /// Each service keeps its own history and session, so switching never
+    /// mixes them (Flickr's keep their original names).
+    public func historyFile(for service: PhotoService) -> URL {
+        stateDirectory.appendingPathComponent(service == .flickr ? "history" : "history-\(service.rawValue)")
+    }
+
+    public func sessionFile(for service: PhotoService) -> URL {
+        stateDirectory.appendingPathComponent(service == .flickr ? "session.json" : "session-\(service.rawValue).json")
+    }
     public var imageCacheDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
 
     /// Creates a directory (and parents) readable by the user only.

@@ -92,6 +92,10 @@ public struct FlickrProvider: PhotoProvider {
         return try await call(url) { data throws(FlickrError) in try FlickrDetailsDecoder.decodeInfo(data) }
     }
 
+    public func photoDetails(id: String) async throws(FlickrError) -> PhotoDetails {
+        try await info(photoID: id)
+    }
+
     public func photoDetails(for photo: Photo) async throws(FlickrError) -> PhotoDetails {
         try await info(photoID: photo.id, secret: photo.flickr?.secret)
     }

@@ -41,6 +41,19 @@ public protocol PhotoProvider: Sendable {
     /// Everything the service tells about one photo (description, tags,
     /// licence, …), for the detail view and `flickr info`.
     func photoDetails(for photo: Photo) async throws -> PhotoDetails
+
+    /// The same, by photo id alone (`flickr info ID`); services without such
+    /// a call throw `UnsupportedByProvider`.
+    func photoDetails(id: String) async throws -> PhotoDetails
+}
+
+/// A call the service behind a provider does not offer.
+public struct UnsupportedByProvider: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }
 
 /// The services the app can search; the raw value is what `--provider`
@@ -79,6 +92,10 @@ extension PhotoProvider {
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
         if size.isSquare, let crop = photo.rendition(labelled: size.rawValue) { return crop.url }
         return imageURL(for: photo, covering: size.requirement)
+    }
+
+    public func photoDetails(id: String) async throws -> PhotoDetails {
+        throw UnsupportedByProvider("\(service.name) has no call for a photo's details by id; search for it instead.")
     }
 
     /// What the photo itself says; services with a details call override this.

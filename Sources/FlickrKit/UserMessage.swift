@@ -19,6 +19,10 @@ private func rawUserMessage(for error: any Error) -> String {
         return error.description
     case let error as NetworkError:
         return error.description
+    case let error as ShutterstockError:
+        return error.description
+    case let error as UnsupportedByProvider:
+        return error.description
     case is CancellationError:
         return NetworkError.cancelled.description
     case let error as AtomicFileError:

@@ -15,6 +15,8 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
 
 /// One loaded page of results, as the view shows it.
 public struct ResultPage {
+    /// The provider's display name ("Flickr", "Shutterstock (sandbox)").
+    public let source: String
     public let number: Int
     /// Pages the service reports for the query, and the last one it will serve.
     public let pages: Int

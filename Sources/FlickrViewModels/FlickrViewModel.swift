@@ -28,35 +28,70 @@ public final class FlickrViewModel {
     /// Downloads of the newest page.
     public var progress: Observable<DownloadProgress> { progressSource }
 
-    /// The service's name for headers and banners ("Flickr", "sandbox").
+    /// The service's name for headers and banners ("Flickr", "Shutterstock (sandbox)").
     public var providerName: String { provider.displayName }
+    /// What `/provider` can switch to, the current one included.
+    public var providerChoices: [String] { services.map(\.provider.service.rawValue) }
 
-    let provider: any PhotoProvider
-    let perPage: Int
-    private let factory: ImageModelFactory
+    private let services: [ServiceSetup]
+    private let pipeline: ImageDownloadManager
+    private let thumbnailSize: PhotoSize
+    private(set) var provider: any PhotoProvider
+    private(set) var perPage: Int
+    private var factory: ImageModelFactory
     private let prefetcher = PagePrefetcher()
     private var session: SessionPersistence?
     private var pageTask: Task<Void, Never>?
     /// The page whose request failed last, for `/retry`.
     private var failedPage: Int?
     private var detail: ImageModel?
+    private var detailFacts: PhotoDetail?
     /// Bumped by every new query and cancel; late results of an older one are dropped.
     private var generation = 0
     private var cellTokens: [ObservationToken] = []
 
-    public init(
+    /// One service the app can search, with its page size and saved session.
+    public struct ServiceSetup {
+        public let provider: any PhotoProvider
+        public let perPage: Int
+        public let sessionStore: SessionStore?
+
+        public init(provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil) {
+            self.provider = provider
+            self.perPage = perPage
+            self.sessionStore = sessionStore
+        }
+    }
+
+    /// - Parameter services: what the app can search, the one to start with first.
+    public init(services: [ServiceSetup], pipeline: ImageDownloadManager, thumbnailSize: PhotoSize = .square150) {
+        precondition(!services.isEmpty, "FlickrViewModel needs a provider")
+        let first = services[0]
+        self.services = services
+        self.pipeline = pipeline
+        self.thumbnailSize = thumbnailSize
+        self.provider = first.provider
+        self.perPage = first.perPage
+        self.factory = ImageModelFactory(provider: first.provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        // Set last: the failure report needs `self`.
+        session = makeSession(first)
+    }
+
+    public convenience init(
         provider: any PhotoProvider,
         pipeline: ImageDownloadManager,
         perPage: Int = 30,
         thumbnailSize: PhotoSize = .square150,
         sessionStore: SessionStore? = nil
     ) {
-        self.provider = provider
-        self.perPage = perPage
-        self.factory = ImageModelFactory(provider: provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
-        // Set last: the failure report needs `self`.
-        if let sessionStore {
-            session = SessionPersistence(store: sessionStore, providerName: provider.displayName) { [weak self] message in
+        self.init(
+            services: [ServiceSetup(provider: provider, perPage: perPage, sessionStore: sessionStore)],
+            pipeline: pipeline, thumbnailSize: thumbnailSize)
+    }
+
+    private func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
+        setup.sessionStore.map { store in
+            SessionPersistence(store: store, providerName: setup.provider.displayName) { [weak self] message in
                 self?.noticeSource.value = .warning(message)
             }
         }
@@ -169,9 +204,49 @@ public final class FlickrViewModel {
         }
         let (model, size) = factory.detail(of: cell)
         detail?.cancel()
+        detailFacts?.cancel()
         detail = model
         model.load(priority: .high)
-        return PhotoDetail(model: model, size: size, pageURL: provider.photoPageURL(for: cell.photo))
+        let opened = PhotoDetail(
+            model: model, size: size, pageURL: provider.photoPageURL(for: cell.photo),
+            details: PhotoDetail.details(of: cell.photo, from: provider))
+        detailFacts = opened
+        return opened
+    }
+
+    /// Searches another service (`/provider shutterstock`): stops what is
+    /// pending, then asks the new one for the current query, if there is one.
+    public func switchProvider(to name: String) {
+        let wanted = name.lowercased()
+        guard let setup = services.first(where: { $0.provider.service.rawValue == wanted }) else {
+            let known = PhotoService.allCases.contains { $0.rawValue == wanted }
+            noticeSource.value = .error(known
+                ? "\(name) is not available in this run (the start-up message says why)."
+                : "Unknown provider “\(name)”: use /provider \(providerChoices.joined(separator: " or /provider "))."
+            )
+            return
+        }
+        guard setup.provider.service != provider.service else {
+            noticeSource.value = .info("Already searching \(provider.displayName).")
+            return
+        }
+        saveSession()
+        session?.flush()
+        generation += 1
+        pageTask?.cancel()
+        pageTask = nil
+        prefetcher.drop()
+        factory.reset(cells + (detail.map { [$0] } ?? []))
+        provider = setup.provider
+        perPage = setup.perPage
+        factory = ImageModelFactory(provider: setup.provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        session = makeSession(setup)
+        noticeSource.value = .info("Now searching \(provider.displayName).")
+        if let query = query.value {
+            start(query)
+        } else {
+            activitySource.value = .idle
+        }
     }
 
     /// Shows the session saved by the last run, if any. Returns whether it did.
@@ -275,7 +350,7 @@ public final class FlickrViewModel {
         }
         let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: cells.count + 1)
         let result = ResultPage(
-            number: page.page, pages: page.pages,
+            source: provider.displayName, number: page.page, pages: page.pages,
             lastServedPage: provider.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1)),
             total: page.total, cells: newCells, restored: restored)
 

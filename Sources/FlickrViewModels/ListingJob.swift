@@ -3,6 +3,8 @@ import Foundation
 
 /// One photo of `flickr search`/`recent` output, as the printer shows it.
 public struct ListedPhoto: Sendable, Equatable {
+    /// The service: `flickr` or `shutterstock`.
+    public var provider: String
     public var page: Int
     /// 1-based over the whole output.
     public var index: Int
@@ -58,7 +60,7 @@ public struct ListingJob: Sendable {
             for photo in result.photos {
                 index += 1
                 sink.photo(ListedPhoto(
-                    page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
+                    provider: provider.service.rawValue, page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
                     ownerName: photo.ownerName, dateTaken: photo.dateTaken,
                     thumbnailURL: provider.imageURL(for: photo, size: thumbnailSize)?.absoluteString,
                     imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString))

@@ -48,7 +48,11 @@ public final class ImageDownloadManager: Sendable {
     public init(fetcher: any ImageFetching, configuration: ImagePipelineConfiguration = .init()) {
         self.fetcher = fetcher
         self.configuration = configuration
-        self.retries = RetryPolicy(maxRetries: max(0, configuration.maxRetries), baseDelay: configuration.retryBaseDelay)
+        // Images wait at most the policy's usual ceiling between tries; a
+        // thumbnail is not worth a long Retry-After.
+        self.retries = RetryPolicy(
+            maxAttempts: max(0, configuration.maxRetries) + 1, baseDelay: configuration.retryBaseDelay,
+            maxRetryAfter: .seconds(5))
         self.memoryCache = ImageMemoryCache(
             costLimit: configuration.memoryCostLimit, countLimit: configuration.memoryCountLimit)
         self.diskCache = configuration.diskCacheDirectory.map {

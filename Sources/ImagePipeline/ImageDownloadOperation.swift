@@ -198,52 +198,29 @@ final class ImageDownloadOperation: Sendable {
     /// when the fetcher's idle timeout fires, and is retried like any other
     /// time-out; the operation keeps its one slot throughout.
     private func download(with fetcher: any ImageFetching, retries: RetryPolicy) async -> Result<ImageResponse, ImageLoadError> {
-        var attempt = 0
-        while true {
-            if Task.isCancelled { return .failure(.cancelled) }
-            let data: Data
-            do {
-                data = try await fetcher.fetch(url) { [weak self] received, expected in
+        let data: Data
+        do {
+            data = try await retries.run(
+                classify: { error in error == .cancelled ? .stop : RetryPolicy.decision(for: error) },
+                cancelled: { NetworkError.cancelled },
+                onRetry: { [weak self] _, _, _ in
+                    guard let self else { return }
+                    self.owner?.operationWillRetry(self)
+                }
+            ) { _ throws(NetworkError) in
+                try await fetcher.fetch(url) { [weak self] received, expected in
                     self?.broadcastProgress(received: received, expected: expected)
                 }
-            } catch {
-                if Task.isCancelled || error == .cancelled { return .failure(.cancelled) }
-                guard RetryPolicy.isRetryable(error), attempt < retries.maxRetries else { return .failure(.network(error)) }
-                owner?.operationWillRetry(self)
-                do {
-                    try await Task.sleep(for: retries.delay(beforeRetry: attempt))
-                } catch {
-                    return .failure(.cancelled)
-                }
-                attempt += 1
-                continue
             }
-            owner?.operation(self, didReceiveBytes: data.count)
-            if Task.isCancelled { return .failure(.cancelled) }
-            return ImageFormat.validate(data).map { format in
-                ImageResponse(url: url, data: data, format: format, source: .network)
-            }
+        } catch {
+            if Task.isCancelled || error == .cancelled { return .failure(.cancelled) }
+            return .failure(.network(error))
         }
-    }
-}
-
-/// How often, and after what pause, a failed transfer is tried again.
-struct RetryPolicy: Sendable {
-    var maxRetries: Int
-    var baseDelay: Duration
-    /// No pause grows past this, however many retries are allowed.
-    static let maxDelay: Duration = .seconds(30)
-
-    /// Worth another try: server errors, resets and time-outs, which
-    /// includes a transfer the fetcher gave up on because it stalled.
-    /// Client errors, refusals and cancellation are not.
-    static func isRetryable(_ error: NetworkError) -> Bool {
-        error.isTransient
-    }
-
-    /// The pause before retry number `attempt + 1`: the base, doubled each time.
-    func delay(beforeRetry attempt: Int) -> Duration {
-        min(baseDelay * (1 << min(attempt, 16)), Self.maxDelay)
+        owner?.operation(self, didReceiveBytes: data.count)
+        if Task.isCancelled { return .failure(.cancelled) }
+        return ImageFormat.validate(data).map { format in
+            ImageResponse(url: url, data: data, format: format, source: .network)
+        }
     }
 }
 

@@ -40,7 +40,7 @@ public struct ListingPrinter: ListingSink {
 
     /// One `--json` line, fields in the contract's order; nil values are left out.
     static func jsonLine(_ photo: ListedPhoto) -> String {
-        var parts = ["\"page\":\(photo.page)", "\"index\":\(photo.index)"]
+        var parts = ["\"provider\":" + jsonString(photo.provider), "\"page\":\(photo.page)", "\"index\":\(photo.index)"]
         let fields: KeyValuePairs<String, String?> = [
             "id": photo.id, "title": photo.title, "owner": photo.owner, "owner_name": photo.ownerName,
             "date_taken": photo.dateTaken, "thumbnail_url": photo.thumbnailURL, "image_url": photo.imageURL,
@@ -49,6 +49,32 @@ public struct ListingPrinter: ListingSink {
             guard let value else { continue }
             parts.append("\"\(key)\":" + jsonString(value))
         }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// `flickr info`: the facts as labelled lines, or one JSON object.
+    public static func printFacts(_ facts: PhotoFacts, json: Bool) {
+        let out = json ? factsJSON(facts) : ([TextSanitizer.sanitize(facts.title)] + facts.lines.map { label, value in
+            "\(label): " + (label == "description"
+                ? value.split(whereSeparator: \.isNewline).map { TextSanitizer.sanitize(String($0)) }.joined(separator: "\n  ")
+                : TextSanitizer.sanitize(value))
+        }).joined(separator: "\n")
+        Platform.writeAll((out + "\n").utf8, to: Platform.standardOutput)
+    }
+
+    static func factsJSON(_ facts: PhotoFacts) -> String {
+        var parts = ["\"id\":" + jsonString(facts.id), "\"title\":" + jsonString(facts.title),
+                     "\"description\":" + jsonString(facts.description),
+                     "\"tags\":[" + facts.tags.map(jsonString).joined(separator: ",") + "]"]
+        let optional: KeyValuePairs<String, String?> = [
+            "date_taken": facts.dateTaken, "license": facts.license, "owner": facts.ownerID,
+            "owner_name": facts.owner, "url": facts.pageURL,
+        ]
+        for (key, value) in optional {
+            guard let value else { continue }
+            parts.append("\"\(key)\":" + jsonString(value))
+        }
+        if let views = facts.views { parts.append("\"views\":\(views)") }
         return "{" + parts.joined(separator: ",") + "}"
     }
 

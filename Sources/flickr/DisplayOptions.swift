@@ -14,12 +14,10 @@ struct DisplayOptions: ParsableArguments {
         valueName: "mode"))
     var images: ImageMode = .auto
 
-    @Option(help: "Grid columns, 1–8.")
+    @Option(parsing: .unconditional, help: "Grid columns, 1–8.")
     var columns: Int = 3
 
     func validate() throws {
-        guard (1...8).contains(columns) else {
-            throw ValidationError("--columns must be between 1 and 8 (got \(columns)).")
-        }
+        try NumericRange.check("--columns", columns, in: 1...8)
     }
 }

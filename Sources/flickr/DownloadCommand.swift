@@ -27,7 +27,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Argument(help: "Words that must all match; -word excludes.")
     var query: [String]
 
-    @Option(help: "How many pages of results to download.")
+    @Option(parsing: .unconditional, help: "How many pages of results to download.")
     var pages: Int = 1
 
     @Option(help: ArgumentHelp(
@@ -38,7 +38,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Folder to write the images to (created if needed).", valueName: "dir"))
     var out: String
 
-    @Option(help: "Transfers at once, 1–32.")
+    @Option(parsing: .unconditional, help: "Transfers at once, 1–32.")
     var concurrency: Int = 6
 
     @OptionGroup var provider: ProviderOptions
@@ -47,10 +47,8 @@ struct DownloadCommand: AsyncParsableCommand {
         guard !query.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("Give some words to search for.")
         }
-        guard pages >= 1 else { throw ValidationError("--pages must be 1 or more (got \(pages)).") }
-        guard (1...32).contains(concurrency) else {
-            throw ValidationError("--concurrency must be between 1 and 32 (got \(concurrency)).")
-        }
+        try NumericRange.check("--pages", pages, atLeast: 1)
+        try NumericRange.check("--concurrency", concurrency, in: 1...32)
         guard PhotoSize(argument: size) != nil else {
             throw ValidationError("Unknown --size \"\(size)\". Use sq, q, t, s, n, w, m, z, c or l.")
         }
@@ -70,6 +68,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
         let environment = ProcessInfo.processInfo.environment
         let connection = try await provider.connect(environment: environment)
+        connection.announceSandbox()
         var configuration = ImagePipelineConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory
@@ -77,7 +76,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
         let job = DownloadJob(
             request: .init(
-                query: query.joined(separator: " "), pages: pages, perPage: provider.perPage,
+                query: query.joined(separator: " "), pages: pages, perPage: provider.resolvedPerPage(for: connection.provider.service),
                 size: photoSize, folder: folder.url, concurrency: concurrency),
             provider: connection.provider, pipeline: pipeline, reporter: progress)
 

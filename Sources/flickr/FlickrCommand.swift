@@ -9,22 +9,35 @@ import TerminalUI
 struct FlickrCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickr",
-        abstract: "Search Flickr photos from the terminal.",
+        abstract: "Search Flickr (or Shutterstock) photos from the terminal.",
         discussion: """
-            Without a subcommand, starts the interactive app: type words and Enter to search, \
-            Enter on an empty line for the next page, /help for commands.
-
-            Without --api-key (or FLICKR_API_KEY) and --api-url (or FLICKR_API_URL), the app \
-            runs against an embedded Flickr-compatible sandbox with synthetic photos, so it \
-            works offline and without an account.
-
-            Thumbnails in the grid are the 150 px square size (q); /open shows the 1024 px size \
-            (b, from url_l), or 640 px (z) when a photo has no larger one.
-
-            Files: history and the last session under $XDG_STATE_HOME/flickr, images under \
-            $XDG_CACHE_HOME/flickr. The API key is never written to disk.
+            Without a subcommand, starts the interactive app (browse): type words and Enter to \
+            search, Enter on an empty line for the next page, /help for commands.
             """,
-        subcommands: [SearchCommand.self, RecentCommand.self, DownloadCommand.self, SandboxCommand.self])
+        subcommands: [
+            BrowseCommand.self, SearchCommand.self, RecentCommand.self, InfoCommand.self,
+            DownloadCommand.self, SandboxCommand.self,
+        ],
+        defaultSubcommand: BrowseCommand.self)
+}
+
+/// The interactive app: `flickr` with no subcommand.
+struct BrowseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse",
+        abstract: "Browse results in the terminal (the default).",
+        discussion: """
+            Without credentials for the chosen service (--api-key or FLICKR_API_KEY for Flickr; \
+            SHUTTERSTOCK_API_TOKEN, or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET, for Shutterstock) \
+            and without --api-url, the app runs against an embedded sandbox with synthetic \
+            photos, so it works offline and without an account. /provider switches service.
+
+            Grid thumbnails are the smallest size that fills their cell; /open shows the \
+            1024 px size (Shutterstock: the 1000 px preview) with the photo's details.
+
+            Files: history and the last session under $XDG_STATE_HOME/flickr (one of each per \
+            service), images under $XDG_CACHE_HOME/flickr. Credentials are never written to disk.
+            """)
 
     @OptionGroup var provider: ProviderOptions
     @OptionGroup var display: DisplayOptions
@@ -32,7 +45,7 @@ struct FlickrCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let capabilities = TerminalCapabilities.current(environment: environment)
-        let connection = try await provider.connect(environment: environment)
+        let connection = try await provider.connect(alsoOthers: true, environment: environment)
         let paths = AppPaths(environment: environment)
 
         var pipelineConfiguration = ImagePipelineConfiguration()
@@ -52,17 +65,20 @@ struct FlickrCommand: AsyncParsableCommand {
         connection: ServiceConnection, pipeline: ImageDownloadManager, paths: AppPaths,
         capabilities: TerminalCapabilities, environment: [String: String]
     ) async {
-        let viewModel = FlickrViewModel(
-            provider: connection.provider, pipeline: pipeline, perPage: provider.perPage,
-            sessionStore: SessionStore(file: paths.sessionFile))
+        let services = connection.providers.map { service in
+            FlickrViewModel.ServiceSetup(
+                provider: service, perPage: provider.resolvedPerPage(for: service.service),
+                sessionStore: SessionStore(file: paths.sessionFile(for: service.service)))
+        }
+        let viewModel = FlickrViewModel(services: services, pipeline: pipeline)
 
         let terminal: any Terminal
         if capabilities.isTTY {
-            // Never record a line that holds the key, should someone paste it at the prompt.
-            let secret = provider.resolvedKey(environment: environment)
+            // Never record a line that holds a credential, should someone paste one at the prompt.
+            let secrets = Self.secrets(in: environment, apiKey: provider.apiKey)
             terminal = ReadlineTerminal(
-                historyFile: paths.historyFile,
-                historyFilter: { line in secret.map { !line.contains($0) } ?? true })
+                historyFile: paths.historyFile(for: provider.provider),
+                historyFilter: { line in !secrets.contains { line.contains($0) } })
         } else {
             terminal = PlainTerminal()
         }
@@ -76,5 +92,13 @@ struct FlickrCommand: AsyncParsableCommand {
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             view.start(banner: connection.banner) { finished.resume() }
         }
+    }
+
+    /// Every credential the run may hold, to keep out of the history.
+    static func secrets(in environment: [String: String], apiKey: String?) -> [String] {
+        let values = [apiKey, environment["FLICKR_API_KEY"]]
+            + [ShutterstockCredentials.tokenVariable, ShutterstockCredentials.keyVariable, ShutterstockCredentials.secretVariable]
+            .map { environment[$0] }
+        return values.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 }

@@ -3,83 +3,80 @@ import FlickrKit
 import Foundation
 import Sandbox
 
-/// Which service to talk to, shared by every subcommand.
+extension PhotoService: ExpressibleByArgument {}
+
+/// Which service to talk to, shared by every mode.
 ///
-/// `--api-key` (or `FLICKR_API_KEY`) selects Flickr; `--api-url` (or
-/// `FLICKR_API_URL`) overrides the REST endpoint; neither starts the embedded
-/// sandbox. The key is held in memory only.
+/// Flickr: `--api-key` (or `FLICKR_API_KEY`), `--api-url` (or
+/// `FLICKR_API_URL`). Shutterstock: `SHUTTERSTOCK_API_TOKEN`, or
+/// `SHUTTERSTOCK_KEY` and `SHUTTERSTOCK_SECRET`; `--api-url` (or
+/// `SHUTTERSTOCK_API_URL`). A service with neither credentials nor a URL is
+/// served by the embedded sandbox. Credentials are held in memory only.
 struct ProviderOptions: ParsableArguments {
+    @Option(help: "Service to search: flickr or shutterstock.")
+    var provider: PhotoService = .flickr
+
     @Option(name: .customLong("api-key"), help: ArgumentHelp(
         "Flickr API key (default: $FLICKR_API_KEY). Without a key or URL the embedded sandbox is used.",
         valueName: "key"))
     var apiKey: String?
 
     @Option(name: .customLong("api-url"), help: ArgumentHelp(
-        "Flickr-compatible REST endpoint (default: $FLICKR_API_URL, else https://api.flickr.com/services/rest/).",
+        "REST endpoint of the chosen service (default: $FLICKR_API_URL or $SHUTTERSTOCK_API_URL, else the service's own).",
         valueName: "url"))
     var apiURL: String?
 
-    @Option(name: .customLong("per-page"), help: "Results per page, 1–500.")
-    var perPage: Int = 30
+    @Option(name: .customLong("per-page"), parsing: .unconditional,
+            help: "Results per page, 1–500 (default: 30 on Flickr, 20 on Shutterstock).")
+    var perPage: Int?
 
     func validate() throws {
-        guard (1...500).contains(perPage) else {
-            throw ValidationError("--per-page must be between 1 and 500 (got \(perPage)).")
-        }
+        if let perPage { try NumericRange.check("--per-page", perPage, in: 1...500) }
         if let apiURL, Self.restURL(apiURL) == nil {
             throw ValidationError("--api-url must be an http or https URL (got \"\(apiURL)\").")
         }
+        if apiKey != nil, provider != .flickr {
+            throw ValidationError("--api-key is Flickr's. For Shutterstock set SHUTTERSTOCK_API_TOKEN, or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET.")
+        }
     }
 
-    /// The key in use, from the flag or the environment (never printed).
-    func resolvedKey(environment: [String: String]) -> String? {
-        (apiKey ?? environment["FLICKR_API_KEY"]).flatMap { $0.isEmpty ? nil : $0 }
+    /// Results per page for `service`.
+    func resolvedPerPage(for service: PhotoService) -> Int {
+        perPage ?? (service == .shutterstock ? 20 : 30)
     }
 
-    /// Connects to the selected service, starting the embedded sandbox when needed.
-    func connect(environment: [String: String] = ProcessInfo.processInfo.environment) async throws -> ServiceConnection {
-        let key = resolvedKey(environment: environment)
-        let urlText = (apiURL ?? environment["FLICKR_API_URL"]).flatMap { $0.isEmpty ? nil : $0 }
+    /// Connects to the chosen service, starting the embedded sandbox when it
+    /// has no credentials or URL. With `alsoOthers`, the other services are
+    /// connected too (for `/provider`); one that cannot be set up is left
+    /// out with a note rather than failing the app.
+    func connect(
+        alsoOthers: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> ServiceConnection {
         let network = NetworkManager()
-
-        if key == nil, urlText == nil {
-            let sandbox: SandboxServer
-            do {
-                sandbox = try await Self.startEmbeddedSandbox()
-            } catch {
-                await network.shutdown()
-                throw CommandFailure(message: "Could not start the embedded sandbox: \(error)")
+        var connector = ServiceConnector(options: self, environment: environment, network: network)
+        do {
+            let chosen = try await connector.provider(for: provider)
+            var providers = [chosen]
+            if alsoOthers {
+                for service in PhotoService.allCases where service != provider {
+                    do {
+                        providers.append(try await connector.provider(for: service))
+                    } catch {
+                        connector.notes.append("/provider \(service.rawValue) is unavailable: \(userMessage(for: error))")
+                    }
+                }
             }
-            let provider = FlickrProvider(
-                apiKey: "sandbox", endpoint: sandbox.restURL, imageHost: sandbox.baseURL,
-                network: network, displayName: "sandbox")
-            return ServiceConnection(provider: provider, network: network, sandbox: sandbox)
-        }
-
-        guard let endpoint = Self.restURL(urlText ?? "https://api.flickr.com/services/rest/") else {
+            return ServiceConnection(
+                providers: providers, network: network, sandbox: connector.sandbox,
+                sandboxed: connector.sandboxed, notes: connector.notes)
+        } catch {
+            await connector.sandbox?.shutdown()
             await network.shutdown()
-            throw ValidationError("FLICKR_API_URL must be an http or https URL.")
+            if let error = error as? ValidationError { throw error }
+            if let error = error as? CommandFailure { throw error }
+            throw CommandFailure(message: userMessage(for: error))
         }
-        let isFlickr = endpoint.host == "api.flickr.com"
-        // Flickr and its mirrors serve images from Flickr's static host (or
-        // name them in each answer); only the sandbox serves its own.
-        let provider = FlickrProvider(
-            apiKey: key ?? "sandbox", endpoint: endpoint, network: network,
-            displayName: isFlickr ? "Flickr" : (endpoint.host ?? "Flickr"))
-        return ServiceConnection(provider: provider, network: network, sandbox: nil)
-    }
-
-    /// The embedded sandbox prefers one fixed loopback port, so image URLs
-    /// (the cache keys) stay the same from run to run and the last session's
-    /// thumbnails come from the disk cache; another free port if it is taken.
-    static let preferredSandboxPort = 47_839
-
-    private static func startEmbeddedSandbox() async throws -> SandboxServer {
-        var configuration = SandboxConfiguration()
-        configuration.port = preferredSandboxPort
-        if let server = try? await SandboxServer.start(configuration) { return server }
-        configuration.port = 0
-        return try await SandboxServer.start(configuration)
     }
 
     static func restURL(_ text: String) -> URL? {
@@ -90,26 +87,67 @@ struct ProviderOptions: ParsableArguments {
     }
 }
 
-/// A connected service: the provider, the one `NetworkManager`, and the
-/// embedded sandbox when one was started. Call `close()` before exiting.
+/// A connected service: the providers (the chosen one first), the one
+/// `NetworkManager`, and the embedded sandbox when one was started. Call
+/// `close()` before exiting.
 struct ServiceConnection: Sendable {
-    let provider: FlickrProvider
+    let providers: [any PhotoProvider]
     let network: NetworkManager
     let sandbox: SandboxServer?
+    /// Services answered by the sandbox.
+    let sandboxed: Set<PhotoService>
+    /// Remarks for the banner (a service left out, and why).
+    let notes: [String]
 
-    /// One line for the banner: which service, and whether it is synthetic.
+    var provider: any PhotoProvider { providers[0] }
+
+    /// The banner: which service, and whether it is synthetic.
     var banner: String {
-        if let sandbox {
-            return """
-                No API key: searching the embedded sandbox (synthetic photos, \(sandbox.baseURL.absoluteString)).
-                Set FLICKR_API_KEY or pass --api-key to search Flickr.
-                """
+        var lines: [String]
+        if let sandbox, sandboxed.contains(provider.service) {
+            lines = [
+                "No \(provider.service.name) credentials: searching the embedded sandbox (synthetic photos, \(sandbox.baseURL.absoluteString)).",
+                Self.howToUseTheRealService(provider.service),
+            ]
+        } else {
+            lines = ["Searching \(provider.displayName)."]
         }
-        return "Searching \(provider.displayName)."
+        return (lines + notes).joined(separator: "\n")
+    }
+
+    /// For the scripting modes: one line on stderr when the results are
+    /// synthetic, so stdout stays the results alone.
+    func announceSandbox() {
+        guard sandboxed.contains(provider.service) else { return }
+        let line = "flickr: no \(provider.service.name) credentials; using the embedded sandbox (synthetic photos). "
+            + Self.howToUseTheRealService(provider.service) + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    static func howToUseTheRealService(_ service: PhotoService) -> String {
+        switch service {
+        case .flickr: "Set FLICKR_API_KEY or pass --api-key to search Flickr."
+        case .shutterstock: "Set SHUTTERSTOCK_API_TOKEN (or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET) to search Shutterstock."
+        }
     }
 
     func close() async {
         await network.shutdown()
         await sandbox?.shutdown()
+    }
+}
+
+/// Out-of-range numbers say what the range is.
+enum NumericRange {
+    static func check(_ name: String, _ value: Int, in range: ClosedRange<Int>) throws {
+        guard range.contains(value) else {
+            throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
+        }
+    }
+
+    static func check(_ name: String, _ value: Int, atLeast minimum: Int) throws {
+        guard value >= minimum else {
+            throw ValidationError("\(name) must be \(minimum) or more (got \(value)).")
+        }
     }
 }

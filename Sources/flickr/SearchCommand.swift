@@ -1,4 +1,5 @@
 import ArgumentParser
+import FlickrKit
 import FlickrViewModels
 import Foundation
 import TerminalUI
@@ -9,9 +10,11 @@ struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Search photos and print the results.",
         discussion: """
-            With --json, writes one JSON object per photo and line: page, index (1-based over \
-            the whole output), id, title, owner (NSID), owner_name, thumbnail_url (150 px \
-            square, q) and image_url (1024 px, b; or 640 px, z), in the provider's order.
+            With --json, writes one JSON object per photo and line: provider, page, index \
+            (1-based over the whole output), id, title, owner (NSID; Shutterstock: contributor \
+            id), owner_name, thumbnail_url (150 px square, q; Shutterstock: the grid asset) and \
+            image_url (1024 px, b, or 640 px, z; Shutterstock: preview_1000), in the \
+            provider's order.
             """)
 
     @Argument(help: "Words that must all match; -word excludes.")
@@ -35,7 +38,7 @@ struct SearchCommand: AsyncParsableCommand {
 struct RecentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recent",
-        abstract: "Print the most recent photos (flickr.photos.getRecent).")
+        abstract: "Print the most recent photos (Flickr's getRecent; Shutterstock's newest).")
 
     @OptionGroup var listing: ListingOptions
     @OptionGroup var provider: ProviderOptions
@@ -45,26 +48,67 @@ struct RecentCommand: AsyncParsableCommand {
     }
 }
 
+/// `flickr info PHOTO_ID`: what the service tells about one photo.
+struct InfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Print one photo's details (flickr.photos.getInfo).",
+        discussion: """
+            Title, owner, date taken, views, licence, tags, description (HTML removed) and the \
+            photo's page. With --json, one object: id, title, description, tags, date_taken, \
+            license, owner, owner_name, url, views.
+            """)
+
+    @Argument(help: "The photo's id, as in search results.")
+    var photoID: String
+
+    @Flag(help: "Write one JSON object.")
+    var json = false
+
+    @OptionGroup var provider: ProviderOptions
+
+    func validate() throws {
+        guard !photoID.isEmpty, photoID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw ValidationError("A photo id is letters and digits (got \"\(photoID.prefix(40))\").")
+        }
+    }
+
+    func run() async throws {
+        let connection = try await provider.connect()
+        connection.announceSandbox()
+        do {
+            ListingPrinter.printFacts(try await PhotoFacts.lookUp(id: photoID, from: connection.provider), json: json)
+        } catch {
+            await connection.close()
+            throw CommandFailure(message: error.message)
+        }
+        await connection.close()
+    }
+}
+
 /// Paging and output format shared by `search` and `recent`.
 struct ListingOptions: ParsableArguments {
-    @Option(help: "First page to print.")
+    @Option(parsing: .unconditional, help: "First page to print.")
     var page: Int = 1
 
-    @Option(help: "How many pages to print.")
+    @Option(parsing: .unconditional, help: "How many pages to print.")
     var pages: Int = 1
 
     @Flag(help: "Write JSON Lines, one photo per line.")
     var json = false
 
     func validate() throws {
-        guard page >= 1 else { throw ValidationError("--page must be 1 or more (got \(page)).") }
-        guard pages >= 1 else { throw ValidationError("--pages must be 1 or more (got \(pages)).") }
+        try NumericRange.check("--page", page, atLeast: 1)
+        try NumericRange.check("--pages", pages, atLeast: 1)
     }
 
     /// Fetches the pages and prints them; stops at the last page the provider serves.
     func print(_ query: ResultQuery, provider options: ProviderOptions) async throws {
         let connection = try await options.connect()
-        let job = ListingJob(query: query, firstPage: page, pages: pages, perPage: options.perPage)
+        connection.announceSandbox()
+        let job = ListingJob(
+            query: query, firstPage: page, pages: pages,
+            perPage: options.resolvedPerPage(for: connection.provider.service))
         do {
             try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
         } catch {

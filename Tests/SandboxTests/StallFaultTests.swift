@@ -39,6 +39,8 @@ import Testing
             await #expect(throws: NetworkError.self) {
                 try await client.get(server.jsonCall("flickr.test.echo"))
             }
+            // The client gave up; the server notices the closed connection a moment later.
+            try await eventually("the abandoned response was counted") { server.stats().abortedResponses == 1 }
             try await settled(server)
             #expect(server.stats().abortedResponses == 1)
         }

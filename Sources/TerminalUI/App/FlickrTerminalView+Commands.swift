@@ -24,6 +24,12 @@ extension FlickrTerminalView {
         case .layout(let layout):
             printer.options.layout = layout == .grid ? .grid : .list
             terminal.print("Layout: \(printer.options.layout.rawValue) (from the next page on).")
+        case .provider(let name?):
+            pauseInputUntilIdle()
+            viewModel.switchProvider(to: name)
+        case .provider(nil):
+            terminal.print("Searching \(TextSanitizer.sanitize(viewModel.providerName)). /provider "
+                + viewModel.providerChoices.joined(separator: " or /provider ") + " switches.")
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,

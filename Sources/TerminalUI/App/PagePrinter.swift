@@ -192,5 +192,8 @@ final class PagePrinter {
             content = .placeholder("")
         }
         terminal.print(GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics))
+        if let details = StatusText.details(await detail.facts(), shownLabels: ["taken", "page"], columns: size.columns) {
+            terminal.print(details)
+        }
     }
 }

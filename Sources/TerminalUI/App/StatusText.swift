@@ -10,13 +10,38 @@ enum StatusText {
         return parts.joined(separator: " · ")
     }
 
-    /// `“kittens” · page 1 of 184 (5500 photos)`
+    /// `Flickr · “kittens” · page 1 of 184 (5500 photos)`
     static func header(for page: ResultPage, query: ResultQuery?) -> String {
         let query = query.map { TextSanitizer.sanitize($0.description) } ?? ""
-        var line = "\(query) · page \(page.number) of \(page.pages) (\(page.total) photos)"
+        var line = "\(TextSanitizer.sanitize(page.source)) · \(query) · page \(page.number) of \(page.pages) (\(page.total) photos)"
         if page.restored { line += " · from last time" }
         if page.cells.isEmpty { line += " · nothing here" }
         return line
+    }
+
+    /// The service's details under an opened photo: the lines not already
+    /// printed with it, each sanitised and fitted to the width; a long
+    /// description keeps its first few lines.
+    static func details(_ result: PhotoFactsResult, shownLabels: Set<String>, columns: Int) -> String? {
+        switch result {
+        case .unavailable(let reason):
+            return TextSanitizer.fit("details: unavailable (" + TextSanitizer.sanitize(reason) + ")", columns: columns)
+        case .facts(let facts):
+            var out: [String] = []
+            for (label, value) in facts.lines where !shownLabels.contains(label) {
+                let clean = TextSanitizer.sanitize(value)
+                guard !clean.isEmpty else { continue }
+                if label == "description" {
+                    let paragraphs = value.split(whereSeparator: \.isNewline).map { TextSanitizer.sanitize(String($0)) }
+                    let kept = paragraphs.filter { !$0.isEmpty }.prefix(3)
+                    out.append("\(label):")
+                    out += kept.map { "  " + TextSanitizer.fit($0, columns: max(1, columns - 2)) }
+                } else {
+                    out.append(TextSanitizer.fit("\(label): \(clean)", columns: columns))
+                }
+            }
+            return out.isEmpty ? nil : out.joined(separator: "\n")
+        }
     }
 
     static func statistics(_ stats: DownloadStatistics, results: Int, pages: Int, hasMore: Bool) -> String {

@@ -14,6 +14,8 @@ public enum UserCommand: Sendable, Equatable {
     case help
     case quit
     case retry
+    /// `/provider NAME` switches service; without a name, says which is in use.
+    case provider(String?)
     /// A "/name" that is not a command; `suggestion` is the closest one.
     case unknown(String, suggestion: String?)
     /// A command used wrongly; the message says how to use it.
@@ -48,6 +50,9 @@ public enum UserCommand: Sendable, Equatable {
         case "/help", "/?": return noArguments(.help, name, arguments)
         case "/quit", "/exit": return noArguments(.quit, name, arguments)
         case "/retry": return noArguments(.retry, name, arguments)
+        case "/provider":
+            guard arguments.count <= 1 else { return .invalid("Use /provider flickr or /provider shutterstock.") }
+            return .provider(arguments.first)
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
         default:
@@ -58,7 +63,7 @@ public enum UserCommand: Sendable, Equatable {
     /// Lines Tab completes at the prompt.
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
-        "/stats", "/help", "/quit", "/retry",
+        "/stats", "/help", "/quit", "/retry", "/provider flickr", "/provider shutterstock",
     ]
 
     /// The commands with a one-line meaning each, for `/help`.
@@ -70,13 +75,14 @@ public enum UserCommand: Sendable, Equatable {
         ("/retry", "retry failed downloads"),
         ("/recent", "show recent photos"),
         ("/layout grid|list", "switch between thumbnails grid and list"),
+        ("/provider NAME", "search flickr or shutterstock (repeats the query)"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),
     ]
 
     /// Command names that `unknown` suggestions are drawn from.
-    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry"]
+    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider"]
 
     // MARK: - Parsing helpers
 
