@@ -32,6 +32,8 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa",
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // zlib compresses kitty graphics payloads (`o=z`).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPty"),
 
         // Layers, bottom up.
@@ -58,7 +60,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The view: view models and bindings only, never FlickrKit or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG",
+            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
