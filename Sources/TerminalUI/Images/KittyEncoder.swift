@@ -1,14 +1,15 @@
 import CZlib
 
-/// Turns decoded pixels into a kitty payload that fits a byte budget:
-/// 24-bit RGB (photos have no transparency), zlib-compressed (`o=z`).
+/// Turns decoded pixels into a kitty payload that fits a byte budget: a
+/// PNG of the RGB pixels (photos have no transparency), whose row filters
+/// make smooth pictures far smaller than zlib on raw pixels (`o=z`).
 ///
 /// The terminal scales an image into the cells of its placement, so when a
 /// picture does not compress into the budget it is sent with fewer pixels
 /// rather than more bytes: a page must not stall an ssh session or tmux.
 enum KittyEncoder {
     struct Payload: Sendable, Equatable {
-        /// zlib stream of `width × height` RGB pixels.
+        /// A PNG file of `width × height` pixels.
         var bytes: [UInt8]
         var width: Int
         var height: Int
@@ -22,15 +23,17 @@ enum KittyEncoder {
         cells <= 1_000 ? 20 << 10 : min(256 << 10, max(20 << 10, cells * 64))
     }
 
-    /// The pixels of `rgba` (`width × height`, 4 bytes each), compressed
-    /// into at most `budget` bytes, downscaled as often as needed (never
-    /// below 8 pixels a side). Nil if zlib fails (out of memory).
+    /// The pixels of `rgba` (`width × height`, 4 bytes each) as a PNG of at
+    /// most `budget` bytes, downscaled as often as needed (never below 8
+    /// pixels a side). Nil if zlib fails (out of memory).
     static func encode(rgba: [UInt8], width: Int, height: Int, budget: Int) -> Payload? {
         guard width > 0, height > 0, rgba.count >= width * height * 4 else { return nil }
         var rgb = dropAlpha(rgba, pixels: width * height)
         var size = (width: width, height: height)
         for _ in 0..<6 {
-            guard let compressed = compress(rgb) else { return nil }
+            guard let compressed = KittyPNG.encode(rgb: rgb, width: size.width, height: size.height) else {
+                return nil
+            }
             let smallest = size.width <= 8 || size.height <= 8
             if compressed.count <= budget || smallest {
                 return Payload(bytes: compressed, width: size.width, height: size.height)
@@ -41,7 +44,9 @@ enum KittyEncoder {
             rgb = downscale(rgb, from: size, to: next)
             size = next
         }
-        return compress(rgb).map { Payload(bytes: $0, width: size.width, height: size.height) }
+        return KittyPNG.encode(rgb: rgb, width: size.width, height: size.height).map {
+            Payload(bytes: $0, width: size.width, height: size.height)
+        }
     }
 
     static func dropAlpha(_ rgba: [UInt8], pixels: Int) -> [UInt8] {
@@ -88,7 +93,7 @@ enum KittyEncoder {
         return result
     }
 
-    /// A zlib stream (RFC 1950) of `bytes`, as `o=z` expects.
+    /// A zlib stream (RFC 1950) of `bytes`, as PNG's data and `o=z` expect.
     static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
         var length = compressBound(uLong(bytes.count))
         var output = [UInt8](repeating: 0, count: Int(length))

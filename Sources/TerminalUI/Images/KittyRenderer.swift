@@ -1,4 +1,4 @@
-/// Kitty mode: images are sent once, compressed, and shown by id.
+/// Kitty mode: images are sent once, as PNG, and shown by id.
 ///
 /// A rendering carries two parts: its `kittyUpload` (the image data, written
 /// by `uploads(for:)` just before the first output that shows it) and its
@@ -17,8 +17,8 @@ extension TerminalImageRenderer {
             let columns = min(columns, KittyPlaceholder.maximumIndex + 1)
             let rows = min(rows, KittyPlaceholder.maximumIndex + 1)
             let commands = KittyCommand.transmit(
-                id: id, format: .rgb, width: payload.width, height: payload.height,
-                payload: payload.bytes, compressed: true,
+                id: id, format: .png, width: payload.width, height: payload.height,
+                payload: payload.bytes, compressed: false,
                 display: .virtualPlacement(columns: columns, rows: rows))
             return RenderedImage(
                 columns: columns, rows: rows, mode: .kitty,
@@ -26,8 +26,8 @@ extension TerminalImageRenderer {
                 kittyUpload: KittyUpload(imageID: id, commands: commands.map(KittyCommand.tmuxPassthrough).joined()))
         }
         let commands = KittyCommand.transmit(
-            id: id, format: .rgb, width: payload.width, height: payload.height,
-            payload: payload.bytes, compressed: true)
+            id: id, format: .png, width: payload.width, height: payload.height,
+            payload: payload.bytes, compressed: false)
         return RenderedImage(
             columns: columns, rows: rows, mode: .kitty,
             content: .pixels(KittyCommand.place(id: id, columns: columns, rows: rows)),
