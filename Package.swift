@@ -111,7 +111,7 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "CPty", "CTurboJPEG", "CChafa", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
