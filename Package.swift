@@ -33,6 +33,8 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa",
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // zlib compresses kitty graphics payloads (`o=z`).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CPty"),
 
         // Layers, bottom up.
@@ -60,7 +62,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The view: view models and bindings only, never FlickrKit or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG",
+            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
@@ -111,7 +113,7 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "CPty", "CTurboJPEG", "CChafa", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [

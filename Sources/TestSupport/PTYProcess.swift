@@ -37,12 +37,15 @@ public final class PTYProcess: Sendable {
     ///
     /// - Parameter environment: the child's whole environment (nothing is
     ///   inherited); see `PTYProcess.baseEnvironment()`.
+    /// - Parameter responder: answers the program's terminal queries, as
+    ///   the terminal would (nil: nothing answers, like a dumb emulator).
     public init(
         executable: String,
         arguments: [String] = [],
         environment: [String: String] = PTYProcess.baseEnvironment(),
         columns: Int = 120,
-        rows: Int = 40
+        rows: Int = 40,
+        responder: TerminalResponder? = nil
     ) throws {
         try checkExecutable(executable)
         var name = [CChar](repeating: 0, count: 256)
@@ -81,7 +84,7 @@ public final class PTYProcess: Sendable {
         self.watcher = ChildWatcher(pid: pid) { close(heldChildEnd) }
         self.output = NIOLockedValueBox(Output(screen: TerminalScreen(columns: columns, rows: rows)))
         self.descriptor = NIOLockedValueBox(true)
-        startReader()
+        startReader(responder: responder)
     }
 
     deinit {
@@ -255,7 +258,7 @@ public final class PTYProcess: Sendable {
 
     // MARK: - Reader
 
-    private func startReader() {
+    private func startReader(responder: TerminalResponder?) {
         let thread = Thread { [output, descriptor, controller] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
@@ -264,6 +267,12 @@ public final class PTYProcess: Sendable {
                     output.withLockedValue {
                         $0.bytes.append(contentsOf: buffer[0..<count])
                         $0.screen.feed(buffer[0..<count])
+                    }
+                    if let reply = responder?.reply(to: buffer[0..<count]) {
+                        descriptor.withLockedValue { open in
+                            guard open else { return }
+                            _ = reply.withUnsafeBytes { Glibc.write(controller, $0.baseAddress, $0.count) }
+                        }
                     }
                 } else if count < 0 && errno == EINTR {
                     continue

@@ -10,7 +10,7 @@ struct DisplayOptions: ParsableArguments {
     var layout: FlickrTerminalView.Layout = .grid
 
     @Option(help: ArgumentHelp(
-        "Terminal images: auto, none, symbols, sixels, kitty or iterm. auto picks what the terminal supports; none when not a terminal or TERM=dumb.",
+        "Terminal images: auto, none, symbols, sixels, kitty or iterm. auto asks the terminal at start what it supports (it waits up to 250 ms; set FLICKR_PROBE_TIMEOUT_MS for slow links); none when not a terminal or TERM=dumb.",
         valueName: "mode"))
     var images: ImageMode = .auto
 

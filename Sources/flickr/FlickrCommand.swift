@@ -82,9 +82,11 @@ struct BrowseCommand: AsyncParsableCommand {
         } else {
             terminal = PlainTerminal()
         }
+        // Asked before readline takes the terminal; nil when not a terminal.
+        let probe = capabilities.isTTY && display.images != .none ? TerminalProbe.run(environment: environment) : nil
         let graphics = TerminalGraphics.detect(
             requested: display.images, environment: environment, isTTY: capabilities.isTTY,
-            cellPixelSize: TerminalGraphics.cellPixelSize(fileDescriptor: STDOUT_FILENO))
+            cellPixelSize: TerminalGraphics.cellPixelSize(fileDescriptor: STDOUT_FILENO), probe: probe)
         let view = FlickrTerminalView(
             viewModel: viewModel, terminal: terminal,
             options: .init(layout: display.layout, columns: display.columns, graphics: graphics))

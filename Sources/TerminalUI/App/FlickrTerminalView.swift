@@ -120,6 +120,7 @@ public final class FlickrTerminalView {
         printer.discardPending()
         viewModel.shutdown()
         terminal.setStatus(nil)
+        printer.releaseImages()
         terminal.stop()
         onQuit?()
     }

@@ -38,6 +38,12 @@ final class PagePrinter {
         generation += 1
     }
 
+    /// Deletes the images sent to the terminal (kitty), before the app ends.
+    func releaseImages() {
+        let commands = renderer.releaseImages()
+        if !commands.isEmpty { terminal.print(commands) }
+    }
+
     // MARK: - Jobs
 
     func printPage(_ page: ResultPage, header: String) {
@@ -105,14 +111,15 @@ final class PagePrinter {
             }
             guard self.generation == generation else { return }
             let text: String
+            let contents: [CellContent]
             switch layout {
             case .grid:
-                let contents = await render(row, columns: grid.imageColumns, rows: grid.imageRows)
+                contents = await render(row, columns: grid.imageColumns, rows: grid.imageRows)
                 text = GridComposer.compose(
                     row: zip(row, contents).map { GridCell(number: $0.number, title: Self.title(of: $0), content: $1) },
                     layout: grid, graphics: graphics)
             case .list:
-                let contents = await render(row, columns: list.thumbnailColumns, rows: list.thumbnailRows)
+                contents = await render(row, columns: list.thumbnailColumns, rows: list.thumbnailRows)
                 text = GridComposer.compose(
                     list: zip(row, contents).map {
                         ListEntry(number: $0.number, title: Self.title(of: $0), owner: $0.owner, content: $1)
@@ -120,7 +127,7 @@ final class PagePrinter {
                     layout: list, graphics: graphics)
             }
             guard self.generation == generation else { return }
-            terminal.print(text)
+            terminal.print(renderer.frame(text, showing: contents))
         }
     }
 
@@ -191,7 +198,9 @@ final class PagePrinter {
         } else {
             content = .placeholder("")
         }
-        terminal.print(GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics))
+        terminal.print(renderer.frame(
+            GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics),
+            showing: [content]))
         if let details = StatusText.details(await detail.facts(), shownLabels: ["taken", "page"], columns: size.columns) {
             terminal.print(details)
         }

@@ -18,12 +18,16 @@ public struct RenderedImage: Sendable, Equatable {
     /// The mode it was rendered for.
     public let mode: ImageMode
     public let content: Content
+    /// Kitty mode: the image data the terminal must have received once
+    /// before `content` can show it (see `TerminalImageRenderer.uploads`).
+    public let kittyUpload: KittyUpload?
 
-    public init(columns: Int, rows: Int, mode: ImageMode, content: Content) {
+    public init(columns: Int, rows: Int, mode: ImageMode, content: Content, kittyUpload: KittyUpload? = nil) {
         self.columns = columns
         self.rows = rows
         self.mode = mode
         self.content = content
+        self.kittyUpload = kittyUpload
     }
 
     /// Symbol rows (empty for pixel modes).
@@ -40,9 +44,10 @@ public struct RenderedImage: Sendable, Equatable {
 
     /// Bytes this output takes, the cost counted by the render cache.
     public var byteCount: Int {
+        let upload = kittyUpload?.byteCount ?? 0
         switch content {
-        case .symbols(let lines): lines.reduce(0) { $0 + $1.utf8.count + 1 }
-        case .pixels(let sequence): sequence.utf8.count
+        case .symbols(let lines): return upload + lines.reduce(0) { $0 + $1.utf8.count + 1 }
+        case .pixels(let sequence): return upload + sequence.utf8.count
         }
     }
 }

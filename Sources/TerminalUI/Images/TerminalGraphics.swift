@@ -32,17 +32,27 @@ public struct TerminalGraphics: Sendable, Equatable {
     /// COLORTERM, TERM_PROGRAM, …), kept so the renderer can rebuild the same
     /// terminal description. Nothing else from the environment is kept.
     public var terminalEnvironment: [String: String]
+    /// Whether page draws are wrapped as one update (the terminal said it
+    /// knows mode 2026).
+    public var synchronizedOutput: SynchronizedOutput
+    /// Running inside tmux: kitty images then go through tmux's passthrough
+    /// and show through Unicode placeholders.
+    public var insideTmux: Bool
 
     public init(
         mode: ImageMode,
         colors: ColorDepth,
         cellPixelSize: CellPixelSize = .typical,
-        terminalEnvironment: [String: String] = [:]
+        terminalEnvironment: [String: String] = [:],
+        synchronizedOutput: SynchronizedOutput = .disabled,
+        insideTmux: Bool = false
     ) {
         self.mode = mode == .auto ? .symbols : mode
         self.colors = colors
         self.cellPixelSize = cellPixelSize
         self.terminalEnvironment = terminalEnvironment
+        self.synchronizedOutput = synchronizedOutput
+        self.insideTmux = insideTmux
     }
 
     /// No images, no escape codes: not a terminal, `TERM=dumb`, or `--images none`.
@@ -60,6 +70,10 @@ public struct TerminalGraphics: Sendable, Equatable {
         case .sixels, .kitty, .iterm: true
         }
     }
+
+    /// Kitty images shown as Unicode placeholder text (inside tmux, which
+    /// keeps and redraws text but not images) rather than by placements.
+    public var usesKittyPlaceholders: Bool { mode == .kitty && insideTmux }
 
     /// Height of a terminal cell divided by its width (about 2 on most fonts).
     public var cellAspectRatio: Double {
@@ -83,14 +97,21 @@ public struct TerminalGraphics: Sendable, Equatable {
     ///   monochrome symbols and never a graphics protocol. An explicit
     ///   `--images sixels|kitty|iterm` still wins, as no-color.org says
     ///   command-line arguments should.
-    /// - `auto`: kitty, then iTerm2, then sixels if the database says the
-    ///   terminal has that protocol, otherwise symbols.
-    /// - An explicit mode is honoured even if the database does not list it.
+    /// - `auto`: kitty, then iTerm2, then sixels if the terminal has that
+    ///   protocol, otherwise symbols. When `probe` holds the terminal's own
+    ///   answers, they decide kitty and sixels (inside tmux: what tmux and
+    ///   the terminal behind it said); otherwise chafa's database does.
+    /// - An explicit mode is honoured even if nothing says the terminal has
+    ///   it, except sixels inside tmux without sixel support (tmux would
+    ///   swallow them): symbols instead.
+    /// - The probe also decides the cell size (before `cellPixelSize`) and
+    ///   synchronized output.
     public static func detect(
         requested: ImageMode,
         environment: [String: String],
         isTTY: Bool,
-        cellPixelSize: CellPixelSize? = nil
+        cellPixelSize: CellPixelSize? = nil,
+        probe: TerminalProbeResult? = nil
     ) -> TerminalGraphics {
         let term = environment["TERM"] ?? ""
         guard isTTY, !term.isEmpty, term != "dumb", requested != .none else { return .none }
@@ -100,27 +121,38 @@ public struct TerminalGraphics: Sendable, Equatable {
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         let colors: ColorDepth = noColor ? .monochrome : capabilities.bestColors
 
+        let insideTmux = !(environment["TMUX"] ?? "").isEmpty
+        let answers = probe.flatMap { $0.answered ? $0 : nil }
+        let kitty = answers?.kittyGraphics ?? capabilities.kitty
+        let sixels = answers?.sixels ?? capabilities.sixels
         let mode: ImageMode
         switch requested {
         case .auto:
             if noColor {
                 mode = .symbols
-            } else if capabilities.kitty {
+            } else if kitty {
                 mode = .kitty
             } else if capabilities.iterm {
                 mode = .iterm
-            } else if capabilities.sixels {
+            } else if sixels {
                 mode = .sixels
             } else {
                 mode = .symbols
             }
+        case .sixels where insideTmux && !(answers?.sixels ?? false):
+            mode = .symbols
         case .none, .symbols, .sixels, .kitty, .iterm:
             mode = requested
         }
+        let probedCell = probe?.cellPixelSize.flatMap {
+            $0.width >= 2 && $0.height >= 2 ? CellPixelSize(width: $0.width, height: $0.height) : nil
+        }
         return TerminalGraphics(
             mode: mode, colors: colors,
-            cellPixelSize: cellPixelSize ?? .typical,
-            terminalEnvironment: kept)
+            cellPixelSize: probedCell ?? cellPixelSize ?? .typical,
+            terminalEnvironment: kept,
+            synchronizedOutput: SynchronizedOutput(isEnabled: probe?.synchronizedOutput ?? false),
+            insideTmux: insideTmux)
     }
 
     /// The cell size in pixels the terminal reports for `fileDescriptor`

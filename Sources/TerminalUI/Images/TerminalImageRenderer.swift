@@ -29,11 +29,14 @@ public final class TerminalImageRenderer: Sendable {
     public let configuration: Configuration
     private let terminal: ChafaTerminal
     private let cache: RenderCache
+    /// Kitty mode: which images the terminal holds (sent once, shown by id).
+    let kittyImages: KittyImageRegistry
 
     public init(graphics: TerminalGraphics, configuration: Configuration = Configuration()) {
         self.graphics = graphics
         self.configuration = configuration
         self.terminal = ChafaTerminal(graphics: graphics)
+        self.kittyImages = KittyImageRegistry(passthrough: graphics.usesKittyPlaceholders)
         self.cache = RenderCache(
             countLimit: configuration.cacheCountLimit, costLimit: configuration.cacheCostLimit)
         if let threads = configuration.libraryThreads {
@@ -143,7 +146,7 @@ public final class TerminalImageRenderer: Sendable {
 
     // MARK: - Chafa
 
-    private var canvasMode: ChafaCanvasMode {
+    var canvasMode: ChafaCanvasMode {
         if graphics.mode.isPixelMode { return CHAFA_CANVAS_MODE_TRUECOLOR }
         switch graphics.colors {
         case .truecolor: return CHAFA_CANVAS_MODE_TRUECOLOR
@@ -165,9 +168,24 @@ public final class TerminalImageRenderer: Sendable {
         }
     }
 
-    /// One chafa canvas: configure, draw the pixels, print with the terminal
-    /// description, release everything.
+    /// The pixel protocols get their own encoders (kitty) or a byte budget
+    /// (sixels); symbols and iTerm2 go straight to chafa.
     private func draw(_ image: DecodedImage, columns: Int, rows: Int) -> RenderedImage {
+        switch graphics.mode {
+        case .kitty: drawKitty(image, columns: columns, rows: rows)
+        case .sixels: drawSixels(image, columns: columns, rows: rows)
+        case .auto, .none, .symbols, .iterm:
+            drawWithChafa(image, columns: columns, rows: rows, canvasMode: canvasMode, cellPixelSize: graphics.cellPixelSize)
+        }
+    }
+
+    /// One chafa canvas: configure, draw the pixels, print with the terminal
+    /// description, release everything. `cellPixelSize` sets the pixels of
+    /// a pixel-mode image (fewer pixels, fewer bytes).
+    func drawWithChafa(
+        _ image: DecodedImage, columns: Int, rows: Int,
+        canvasMode: ChafaCanvasMode, cellPixelSize: TerminalGraphics.CellPixelSize
+    ) -> RenderedImage {
         guard let config = chafa_canvas_config_new() else { return blank(columns: columns, rows: rows) }
         defer { chafa_canvas_config_unref(config) }
         guard let symbolMap = chafa_symbol_map_new() else { return blank(columns: columns, rows: rows) }
@@ -193,7 +211,7 @@ public final class TerminalImageRenderer: Sendable {
         chafa_canvas_config_set_optimizations(config, CHAFA_OPTIMIZATION_REUSE_ATTRIBUTES)
         if graphics.mode.isPixelMode {
             chafa_canvas_config_set_cell_geometry(
-                config, Int32(graphics.cellPixelSize.width), Int32(graphics.cellPixelSize.height))
+                config, Int32(cellPixelSize.width), Int32(cellPixelSize.height))
         }
         guard let canvas = chafa_canvas_new(config) else {
             return blank(columns: columns, rows: rows)
@@ -239,7 +257,7 @@ public final class TerminalImageRenderer: Sendable {
     }
 
     /// What is shown if chafa cannot allocate a canvas: the right size, empty.
-    private func blank(columns: Int, rows: Int) -> RenderedImage {
+    func blank(columns: Int, rows: Int) -> RenderedImage {
         RenderedImage(
             columns: columns, rows: rows, mode: .symbols,
             content: .symbols(Array(repeating: String(repeating: " ", count: columns), count: rows)))

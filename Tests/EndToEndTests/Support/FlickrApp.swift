@@ -40,11 +40,16 @@ struct FlickrApp {
         ["--api-url", apiURL.absoluteString, "--api-key", apiKey]
     }
 
-    /// Starts the interactive app in a pty.
-    func launch(_ arguments: [String] = [], columns: Int = 120, rows: Int = 40) throws -> PTYProcess {
+    /// Starts the interactive app in a pty; `responder` answers its
+    /// start-up terminal probe (nil: nothing answers).
+    func launch(
+        _ arguments: [String] = [], columns: Int = 120, rows: Int = 40,
+        responder: TerminalResponder? = nil, extraEnvironment: [String: String] = [:]
+    ) throws -> PTYProcess {
         try PTYProcess(
             executable: try Binaries.flickr, arguments: providerArguments + arguments,
-            environment: environment, columns: columns, rows: rows)
+            environment: environment.merging(extraEnvironment) { $1 }, columns: columns, rows: rows,
+            responder: responder)
     }
 
     /// Runs the binary with stdin, stdout and stderr as pipes (no terminal).

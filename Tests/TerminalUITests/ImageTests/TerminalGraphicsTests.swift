@@ -104,3 +104,66 @@ struct TerminalGraphicsTests {
         #expect(graphics.cellAspectRatio == 2.0)
     }
 }
+
+@Suite("TerminalGraphics.detect with the terminal's answers")
+struct TerminalGraphicsProbeTests {
+    private static func answers(kitty: Bool = false, attributes: [Int] = [62], sync: Bool = false) -> TerminalProbeResult {
+        var result = TerminalProbeResult()
+        result.answered = true
+        result.kittyGraphics = kitty
+        result.deviceAttributes = attributes
+        result.synchronizedOutput = sync
+        return result
+    }
+
+    @Test func aKittyAnswerPicksKittyWhateverTERMSays() {
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: ["TERM": "xterm-256color"], isTTY: true, probe: Self.answers(kitty: true))
+        #expect(graphics.mode == .kitty)
+        #expect(!graphics.usesKittyPlaceholders)
+    }
+
+    @Test func aTerminalThatAnsweredWithoutKittyIsNotTakenForKitty() {
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: ["TERM": "xterm-kitty"], isTTY: true, probe: Self.answers())
+        #expect(graphics.mode == .symbols)
+    }
+
+    @Test func sixelAttributePicksSixels() {
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: ["TERM": "xterm-256color"], isTTY: true,
+            probe: Self.answers(attributes: [62, 4, 22]))
+        #expect(graphics.mode == .sixels)
+    }
+
+    @Test func aProbeThatGaveUpLeavesDetectionToTheEnvironment() {
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: ["TERM": "xterm-kitty"], isTTY: true, probe: TerminalProbeResult())
+        #expect(graphics.mode == .kitty)
+        #expect(graphics.synchronizedOutput == .disabled)
+    }
+
+    @Test func insideTmuxWithoutSixelSupportSixelsFallBackToSymbols() {
+        let tmux = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        #expect(TerminalGraphics.detect(requested: .sixels, environment: tmux, isTTY: true, probe: Self.answers()).mode == .symbols)
+        #expect(TerminalGraphics.detect(
+            requested: .sixels, environment: tmux, isTTY: true, probe: Self.answers(attributes: [1, 4])).mode == .sixels)
+    }
+
+    @Test func insideTmuxKittyUsesPlaceholders() {
+        let tmux = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let graphics = TerminalGraphics.detect(requested: .auto, environment: tmux, isTTY: true, probe: Self.answers(kitty: true))
+        #expect(graphics.mode == .kitty)
+        #expect(graphics.usesKittyPlaceholders)
+    }
+
+    @Test func theProbedCellSizeAndSynchronizedOutputAreUsed() {
+        var answers = Self.answers(sync: true)
+        answers.cellPixelSize = .init(width: 9, height: 18)
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: ["TERM": "xterm-256color"], isTTY: true,
+            cellPixelSize: .init(width: 7, height: 14), probe: answers)
+        #expect(graphics.cellPixelSize == .init(width: 9, height: 18))
+        #expect(graphics.synchronizedOutput.isEnabled)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import TerminalUI
+
+/// The tty-facing probe on a real pty: the test plays the terminal.
+@Suite("Terminal probe on a pty", .serialized)
+struct TerminalProbeTests {
+    private static let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "5000"]
+
+    private static func localModes(_ descriptor: Int32) -> tcflag_t {
+        var modes = termios()
+        _ = tcgetattr(descriptor, &modes)
+        return modes.c_lflag
+    }
+
+    @Test func readsTheAnswersAndRestoresTheTerminalMode() async throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = Self.localModes(pty.child)
+        let child = pty.child
+        let probe = Task.detached { TerminalProbe.run(environment: Self.environment, input: child, output: child) }
+        try await eventually("the probe's DA1 query") { pty.output.contains("\u{1B}[c") }
+        // Raw mode while waiting: no echo, no line editing.
+        #expect(Self.localModes(pty.child) & tcflag_t(ICANON | ECHO) == 0)
+        pty.type(TerminalProbeParserTests.kittyAnswers)
+        let result = try #require(await probe.value)
+        #expect(result.answered)
+        #expect(result.kittyGraphics)
+        #expect(result.synchronizedOutput)
+        #expect(result.cellPixelSize == .init(width: 10, height: 20))
+        #expect(Self.localModes(pty.child) == before)
+    }
+
+    @Test func givesUpWhenNothingAnswersAndRestoresTheTerminalMode() async throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let before = Self.localModes(pty.child)
+        let child = pty.child
+        let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "50"]
+        let result = try #require(await Task.detached {
+            TerminalProbe.run(environment: environment, input: child, output: child)
+        }.value)
+        #expect(!result.answered)
+        #expect(!result.kittyGraphics)
+        #expect(pty.output.contains("\u{1B}[?2026$p"))
+        #expect(Self.localModes(pty.child) == before)
+    }
+
+    @Test func sendsNothingWhenNotATerminal() {
+        let pipe = PipePair()
+        #expect(TerminalProbe.run(environment: Self.environment, input: pipe.readEnd, output: pipe.writeEnd) == nil)
+    }
+
+    @Test func sendsNothingToADumbTerminal() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        #expect(TerminalProbe.run(environment: ["TERM": "dumb"], input: pty.child, output: pty.child) == nil)
+        #expect(pty.output.isEmpty)
+    }
+
+    @Test func theDeadlineCanBeWidenedForSlowLinksWithinLimits() {
+        #expect(TerminalProbe.timeout([:]) == .milliseconds(250))
+        #expect(TerminalProbe.timeout([TerminalProbe.timeoutVariable: "900"]) == .milliseconds(900))
+        #expect(TerminalProbe.timeout([TerminalProbe.timeoutVariable: "0"]) == .milliseconds(250))
+        #expect(TerminalProbe.timeout([TerminalProbe.timeoutVariable: "60000"]) == .milliseconds(250))
+    }
+}
