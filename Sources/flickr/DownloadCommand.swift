@@ -31,7 +31,7 @@ struct DownloadCommand: AsyncParsableCommand {
     var pages: Int = 1
 
     @Option(help: ArgumentHelp(
-        "Image size: sq, q, t, s, n, w, m, z, c or l (or the URL suffix: s, q, t, m, n, w, z, c, b).",
+        "Image size: sq, q, t, s, n, w, m, z, c, l, h or k (or the URL suffix: s, q, t, m, n, w, z, c, b). h and k come from flickr.photos.getSizes when a search does not name them.",
         valueName: "size"))
     var size: String = "q"
 
@@ -50,7 +50,7 @@ struct DownloadCommand: AsyncParsableCommand {
         try NumericRange.check("--pages", pages, atLeast: 1)
         try NumericRange.check("--concurrency", concurrency, in: 1...32)
         guard PhotoSize(argument: size) != nil else {
-            throw ValidationError("Unknown --size \"\(size)\". Use sq, q, t, s, n, w, m, z, c or l.")
+            throw ValidationError("Unknown --size \"\(size)\". Use sq, q, t, s, n, w, m, z, c, l, h or k.")
         }
         guard !out.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw ValidationError("--out is empty: name a folder to write the images to.")

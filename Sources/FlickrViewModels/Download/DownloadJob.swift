@@ -182,8 +182,24 @@ public final class DownloadJob: Sendable {
             return
         }
         state.withLockedValue { $0.tally.outstanding += 1 }
-        guard let url = provider.imageURL(for: photo, size: request.size) else {
-            record(.failed("\(name): the provider gave no URL for size \(request.size.rawValue)"))
+        let size = request.size
+        // The big sizes have secrets of their own: when the search answer did
+        // not carry one, ask the service for the photo's sizes (cached per photo).
+        if !size.isBuildable, photo.rendition(labelled: size.rawValue) == nil {
+            let provider = self.provider
+            Task { [self] in
+                let url = try? await provider.resolveImageURL(for: photo, covering: size.requirement)
+                fetch(url, named: name)
+            }
+        } else {
+            fetch(provider.imageURL(for: photo, size: size), named: name)
+        }
+    }
+
+    private func fetch(_ url: URL?, named name: String) {
+        guard let url, !isCancelled else {
+            record(isCancelled ? .cancelled : .failed("\(name): the provider gave no URL for size \(request.size.rawValue)"))
+            wake.yield()
             return
         }
         let files = self.files
