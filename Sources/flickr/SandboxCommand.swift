@@ -21,16 +21,16 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "Port to listen on; 0 picks a free one.")
     var port = 0
 
-    @Option(name: .customLong("latency"), help: "Delay before every response, in milliseconds.")
+    @Option(name: .customLong("latency"), parsing: .unconditional, help: "Delay before every response, in milliseconds.")
     var latencyMilliseconds = 0
 
-    @Option(name: .customLong("throttle"), help: "Send each response at most this fast, in KiB/s.")
+    @Option(name: .customLong("throttle"), parsing: .unconditional, help: "Send each response at most this fast, in KiB/s.")
     var throttleKBps: Int?
 
-    @Option(name: .customLong("photos"), help: "Number of photos in the synthetic catalog.")
+    @Option(name: .customLong("photos"), parsing: .unconditional, help: "Number of photos in the synthetic catalog.")
     var photoCount = 20_000
 
     @Option(help: "Seed of the synthetic catalog (same seed, same photos).")
@@ -39,7 +39,7 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("api-key"), help: "Accept only this API key (default: any non-empty key).")
     var apiKey: String?
 
-    @Option(name: .customLong("fault-rate"), help: "Fraction of URLs (0...1) that fail, chosen by hash of the fault seed and the URL.")
+    @Option(name: .customLong("fault-rate"), parsing: .unconditional, help: "Fraction of URLs (0...1) that fail, chosen by hash of the fault seed and the URL.")
     var faultRate = 0.0
 
     @Option(name: .customLong("fault"), help: """
@@ -49,13 +49,13 @@ struct SandboxCommand: AsyncParsableCommand {
         """)
     var faultKind = "status"
 
-    @Option(name: .customLong("slow-headers-delay"), help: "Seconds before a slow-headers fault answers.")
+    @Option(name: .customLong("slow-headers-delay"), parsing: .unconditional, help: "Seconds before a slow-headers fault answers.")
     var slowHeadersDelay = 10
 
-    @Option(name: .customLong("fault-status"), help: "HTTP status of the status fault.")
+    @Option(name: .customLong("fault-status"), parsing: .unconditional, help: "HTTP status of the status fault.")
     var faultStatus = 503
 
-    @Option(name: .customLong("fault-times"), help: "A faulty URL fails its first N requests, then works; 0 = always.")
+    @Option(name: .customLong("fault-times"), parsing: .unconditional, help: "A faulty URL fails its first N requests, then works; 0 = always.")
     var faultTimes = 0
 
     @Option(name: .customLong("fault-seed"), help: "Seed choosing the faulty URLs.")

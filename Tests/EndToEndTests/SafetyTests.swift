@@ -121,6 +121,7 @@ extension EndToEnd {
             ["--per-page", "0"],
             ["--per-page", "501"],
             ["search", "kittens", "--per-page", "0"],
+            ["search", "kittens", "--per-page", "-5"],
         ])
         func badPerPageIsRejectedWithAClearMessage(_ arguments: [String]) async throws {
             try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
@@ -128,6 +129,7 @@ extension EndToEnd {
                 let result = try await app.run(arguments)
                 #expect((1..<128).contains(result.status.code ?? 0), "exit status: \(result.transcript)")
                 #expect(result.errorText.contains("per-page"), "the message names the flag: \(result.transcript)")
+                #expect(result.errorText.contains("between 1 and 500"), "the message says the range: \(result.transcript)")
                 #expect(!result.errorText.contains("Fatal error"), "\(result.transcript)")
                 let stats = try await sandbox.stats()
                 #expect(stats.restRequests == 0, "nothing is fetched with a bad flag")
