@@ -28,6 +28,17 @@ public final class FlickrViewModel {
     /// Downloads of the newest page.
     public var progress: Observable<DownloadProgress> { progressSource }
 
+    /// The next page's cells, loading ahead of Enter (empty when there is
+    /// none), so the view can get their pictures ready too.
+    public var prefetchedCells: Observable<[ImageModel]> { prefetcher.readyCells }
+
+    /// What a thumbnail must fill to look sharp, as the view's layout works
+    /// it out; cells made from now on get the smallest image that covers it.
+    public var thumbnailPixelNeed: ImagePixelNeed {
+        get { factory.thumbnailNeed }
+        set { factory.thumbnailNeed = newValue }
+    }
+
     /// The service's name for headers and banners ("Flickr", "sandbox").
     public var providerName: String { provider.displayName }
 
@@ -48,12 +59,11 @@ public final class FlickrViewModel {
         provider: any PhotoProvider,
         pipeline: ImageDownloadManager,
         perPage: Int = 30,
-        thumbnailSize: PhotoSize = .square150,
         sessionStore: SessionStore? = nil
     ) {
         self.provider = provider
         self.perPage = perPage
-        self.factory = ImageModelFactory(provider: provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        self.factory = ImageModelFactory(provider: provider, pipeline: pipeline)
         // Set last: the failure report needs `self`.
         if let sessionStore {
             session = SessionPersistence(store: sessionStore, providerName: provider.displayName) { [weak self] message in

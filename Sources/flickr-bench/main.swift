@@ -11,7 +11,7 @@ import TerminalUI
 
 struct RenderOptions {
     var terminalColumns = 120
-    var maximumImageColumns = GridLayout.defaultMaximumImageColumns
+    var terminalRows = 50
     var count = 30
     var runs = 9
     var query = "kittens"
@@ -56,7 +56,7 @@ func parseRenderOptions(_ arguments: ArraySlice<String>) throws(BenchError) -> R
         switch argument {
         case "--columns": options.terminalColumns = try positive(argument)
         case "--count": options.count = try positive(argument)
-        case "--image-columns": options.maximumImageColumns = try positive(argument)
+        case "--rows": options.terminalRows = try positive(argument)
         case "--runs": options.runs = try positive(argument)
         case "--query": options.query = try value(argument)
         case "--modes":
@@ -192,14 +192,13 @@ func runRender(_ options: RenderOptions) async throws {
     for mode in options.modes {
         let graphics = TerminalGraphics(mode: mode, colors: .truecolor)
         let layout = GridLayout(
-            terminalColumns: width, cellAspectRatio: graphics.cellAspectRatio,
-            maximumImageColumns: options.maximumImageColumns)
+            terminalColumns: width, terminalRows: options.terminalRows, cellAspectRatio: graphics.cellAspectRatio)
         let result = try measure(thumbnails, mode: mode, layout: layout, runs: options.runs)
         print("render \(mode.rawValue) \(width)x: \(result.summary) "
               + "(\(thumbnails.count) thumbnails, \(layout.imageColumns)x\(layout.imageRows) cells each, "
               + "\(result.bytes / 1024) KB output)")
     }
-    let layout = GridLayout(terminalColumns: width, maximumImageColumns: options.maximumImageColumns)
+    let layout = GridLayout(terminalColumns: width, terminalRows: options.terminalRows)
     let cached = try measureCached(thumbnails, layout: layout, runs: options.runs)
     print("render symbols \(width)x cached: \(cached.summary) (\(thumbnails.count) thumbnails, render cache hits)")
 }
