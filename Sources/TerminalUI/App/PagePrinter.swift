@@ -37,6 +37,7 @@ final class PagePrinter {
         self.options = options
         self.renderer = TerminalImageRenderer(graphics: options.graphics)
         self.viewModel = viewModel
+        RenderPreheater.warmUp(renderer)
         tellThumbnailNeed(geometry(numberWidth: 3))
         viewModel?.prefetchedCells.observeChanges { [weak self] cells in
             self?.preheat(cells)
@@ -128,7 +129,7 @@ final class PagePrinter {
         // Geometry is read per job, so a resize applies from the next page on.
         let geometry = geometry(for: cells)
         tellThumbnailNeed(geometry)
-        preheater.cancel()
+        preheater.cancel(ifPreheating: cells[...])
         let perRow = geometry.cellsPerRow
         let showsImages = geometry.graphics.showsImages
         var start = 0
@@ -140,7 +141,7 @@ final class PagePrinter {
             guard self.generation == generation else { return }
             // The next row and every whole row already settled after it
             // render as one batch across the cores.
-            var end = rowEnd
+            var end = showsImages ? rowEnd : cells.count
             while end < cells.count, cells[end].state.value.isSettled { end += 1 }
             if end < cells.count { end = start + (end - start) / perRow * perRow }
             await printRows(Array(cells[start..<end]), geometry: geometry, generation: generation)

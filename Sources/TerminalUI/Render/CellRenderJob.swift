@@ -1,11 +1,13 @@
 import Binding
 import FlickrViewModels
+import Foundation
 
 /// What one cell's picture area will show, captured from its `ImageModel`
 /// on the main actor so the decoding and rendering can run on any core.
 struct CellRenderJob: Sendable {
     enum Source: Sendable {
-        case image(LoadedImage)
+        /// JPEG bytes and the key the render cache keeps them under.
+        case image(Data, cacheKey: String)
         case placeholder(String)
     }
 
@@ -27,7 +29,7 @@ struct CellRenderJob: Sendable {
         let source: Source
         switch cell.state.value {
         case .loaded(let image):
-            source = .image(image)
+            source = .image(image.data, cacheKey: image.cacheKey)
         case .failed(let reason):
             source = .placeholder("failed: \(reason)")
         case .cancelled:
@@ -47,11 +49,10 @@ struct CellRenderJob: Sendable {
         switch source {
         case .placeholder(let text):
             return .placeholder(text)
-        case .image(let image):
+        case .image(let data, let cacheKey):
             guard renderer.graphics.showsImages, columns > 0, rows > 0 else { return .placeholder("") }
             do throws(ImageDecodeError) {
-                return .image(try renderer.render(
-                    image.data, cacheKey: image.cacheKey, columns: columns, rows: rows))
+                return .image(try renderer.render(data, cacheKey: cacheKey, columns: columns, rows: rows))
             } catch {
                 return .placeholder("failed: \(error.description)")
             }

@@ -1,14 +1,16 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Runs independent pieces of work on several cores at once and hands the
 /// results back in their original order.
 ///
 /// Rendering a page is 30 independent decode + chafa jobs; printing it must
-/// follow result order. A task group runs at most `width` jobs at a time
-/// (one per core by default: the jobs are pure CPU, more would only queue
-/// inside the cooperative pool and delay the first rows), and results that
-/// finish early wait in a small buffer until every earlier one is delivered,
-/// so the first row is printed as soon as its own cells are done.
+/// follow result order. A task group of `width` workers (one per core by
+/// default: the jobs are pure CPU) takes jobs in index order and streams
+/// results back; the caller buffers the few that finish early and delivers
+/// each as soon as every earlier one is in, so the first row is printed as
+/// soon as its own cells are done. Workers never wait for the caller, so
+/// the cores keep rendering while the caller's actor prints.
 enum OrderedParallel {
     /// One job per core the process may run on.
     static var defaultWidth: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -26,23 +28,35 @@ enum OrderedParallel {
         deliver: (Int, Output) async -> Void
     ) async {
         guard count > 0 else { return }
-        let width = max(1, width)
-        await withTaskGroup(of: (Int, Output).self) { group in
-            var nextToStart = 0
+        let workers = min(max(1, width), count)
+        let (results, sink) = AsyncStream.makeStream(of: (Int, Output).self)
+        let next = NIOLockedValueBox(0)
+        let running = NIOLockedValueBox(workers)
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    while !Task.isCancelled {
+                        let index = next.withLockedValue { next -> Int? in
+                            guard next < count else { return nil }
+                            next += 1
+                            return next - 1
+                        }
+                        guard let index else { break }
+                        sink.yield((index, await operation(index)))
+                    }
+                    // The last worker out ends the stream, finished or cancelled.
+                    if running.withLockedValue({ $0 -= 1; return $0 == 0 }) { sink.finish() }
+                }
+            }
             var nextToDeliver = 0
             var finished: [Int: Output] = [:]
-            func startNext() {
-                guard nextToStart < count, !Task.isCancelled else { return }
-                let index = nextToStart
-                nextToStart += 1
-                group.addTask { (index, await operation(index)) }
-            }
-            for _ in 0..<min(width, count) { startNext() }
-            while let (index, output) = await group.next() {
+            for await (index, output) in results {
                 finished[index] = output
-                startNext()
                 while let ready = finished.removeValue(forKey: nextToDeliver) {
-                    guard !Task.isCancelled else { return }
+                    guard !Task.isCancelled else {
+                        group.cancelAll()
+                        return
+                    }
                     await deliver(nextToDeliver, ready)
                     nextToDeliver += 1
                 }

@@ -1,4 +1,3 @@
-@testable import FlickrViewModels
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
@@ -78,7 +77,7 @@ struct OrderedParallelTests {
         let shapes = [(640, 480), (480, 640), (300, 300), (800, 450), (200, 600), (640, 427), (500, 500), (1024, 683)]
         let images = try shapes.map { try ImageFixtures.jpeg(width: $0.0, height: $0.1) }
         let jobs = images.enumerated().map { index, data in
-            CellRenderJob(source: .image(LoadedImage(data: data, cacheKey: "image-\(index)")), columns: 38, rows: 14)
+            CellRenderJob(source: .image(data, cacheKey: "image-\(index)"), columns: 38, rows: 14)
         }
         let parallel = await OrderedParallel.map(count: jobs.count, width: 4) { jobs[$0].run(with: renderer) }
         let sequential = TerminalImageRenderer(graphics: renderer.graphics)
