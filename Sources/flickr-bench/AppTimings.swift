@@ -129,9 +129,6 @@ func runRelaunch(_ arguments: Arguments) async throws {
             // once this one is in; everything else would be for the page.
             let readAhead = requests.filter { $0.kind == "rest" && $0.path.contains("&page=2&") }
             let forThePage = requests.filter { $0.startedAt <= paintedAt && !($0.kind == "rest" && $0.path.contains("&page=2&")) }
-            if ProcessInfo.processInfo.environment["FLICKR_BENCH_VERBOSE"] != nil {
-                for request in forThePage { FileHandle.standardError.write(Data("for the page: \(request.kind) \(request.path)\n".utf8)) }
-            }
             pageRequests = max(pageRequests, forThePage.count)
             laterRequests = max(laterRequests, readAhead.count)
             terminal.write("/quit\r")
