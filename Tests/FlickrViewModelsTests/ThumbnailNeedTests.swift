@@ -1,4 +1,3 @@
-import Binding
 import FlickrKit
 @testable import FlickrViewModels
 import Foundation
