@@ -28,6 +28,17 @@ public final class FlickrViewModel {
     /// Downloads of the newest page.
     public var progress: Observable<DownloadProgress> { progressSource }
 
+    /// The next page's cells, loading ahead of Enter (empty when there is
+    /// none), so the view can get their pictures ready too.
+    public var prefetchedCells: Observable<[ImageModel]> { prefetcher.readyCells }
+
+    /// What a thumbnail must fill to look sharp, as the view's layout works
+    /// it out; cells made from now on get the smallest image that covers it.
+    public var thumbnailPixelNeed: ImagePixelNeed {
+        get { factory.thumbnailNeed }
+        set { factory.thumbnailNeed = newValue }
+    }
+
     /// The service's name for headers and banners ("Flickr", "Shutterstock (sandbox)").
     public var providerName: String { provider.displayName }
     /// What `/provider` can switch to, the current one included.
@@ -35,7 +46,6 @@ public final class FlickrViewModel {
 
     private let services: [ServiceSetup]
     private let pipeline: ImageDownloadManager
-    private let thumbnailSize: PhotoSize
     private(set) var provider: any PhotoProvider
     private(set) var perPage: Int
     private var factory: ImageModelFactory
@@ -64,15 +74,14 @@ public final class FlickrViewModel {
     }
 
     /// - Parameter services: what the app can search, the one to start with first.
-    public init(services: [ServiceSetup], pipeline: ImageDownloadManager, thumbnailSize: PhotoSize = .square150) {
+    public init(services: [ServiceSetup], pipeline: ImageDownloadManager) {
         precondition(!services.isEmpty, "FlickrViewModel needs a provider")
         let first = services[0]
         self.services = services
         self.pipeline = pipeline
-        self.thumbnailSize = thumbnailSize
         self.provider = first.provider
         self.perPage = first.perPage
-        self.factory = ImageModelFactory(provider: first.provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        self.factory = ImageModelFactory(provider: first.provider, pipeline: pipeline)
         // Set last: the failure report needs `self`.
         session = makeSession(first)
     }
@@ -81,12 +90,11 @@ public final class FlickrViewModel {
         provider: any PhotoProvider,
         pipeline: ImageDownloadManager,
         perPage: Int = 30,
-        thumbnailSize: PhotoSize = .square150,
         sessionStore: SessionStore? = nil
     ) {
         self.init(
             services: [ServiceSetup(provider: provider, perPage: perPage, sessionStore: sessionStore)],
-            pipeline: pipeline, thumbnailSize: thumbnailSize)
+            pipeline: pipeline)
     }
 
     private func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
@@ -239,7 +247,9 @@ public final class FlickrViewModel {
         factory.reset(cells + (detail.map { [$0] } ?? []))
         provider = setup.provider
         perPage = setup.perPage
-        factory = ImageModelFactory(provider: setup.provider, pipeline: pipeline, thumbnailSize: thumbnailSize)
+        let need = factory.thumbnailNeed
+        factory = ImageModelFactory(provider: setup.provider, pipeline: pipeline)
+        factory.thumbnailNeed = need
         session = makeSession(setup)
         noticeSource.value = .info("Now searching \(provider.displayName).")
         if let query = query.value {

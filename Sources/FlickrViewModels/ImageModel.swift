@@ -59,7 +59,7 @@ public final class ImageModel {
     public var dateTaken: String? { photo.dateTaken }
     /// Width over height of the photo, when the service said; the view
     /// reserves the cell's space from it before the bytes arrive.
-    public var aspectRatio: Double? { photo.knownAspectRatio }
+    public var aspectRatio: Double? { photo.aspectRatio }
 
     private let pipeline: ImageDownloadManager
     private var request: ImageRequest?

@@ -1,20 +1,49 @@
 import FlickrKit
 import ImagePipeline
 
+/// The pixels an image should have to look sharp where the view shows it:
+/// the view works it out from its cells and tells the view model.
+public struct ImagePixelNeed: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+
+    /// Until the view says: a 320 px image, enough for a grid cell on an
+    /// 80-column terminal.
+    public static let defaultThumbnail = ImagePixelNeed(width: 320, height: 320)
+
+    public var description: String { "\(width)×\(height)" }
+
+    var pixelSize: PixelSize { PixelSize(width: width, height: height) }
+}
+
 /// The one place that makes `ImageModel`s (numbering, which image URL a
 /// cell shows) and stops them again.
 @MainActor
-struct ImageModelFactory {
+final class ImageModelFactory {
     let provider: any PhotoProvider
     let pipeline: ImageDownloadManager
-    let thumbnailSize: PhotoSize
+    /// What a thumbnail must fill; cells made from now on get the smallest
+    /// image the photo offers that covers it.
+    var thumbnailNeed: ImagePixelNeed
+
+    init(provider: any PhotoProvider, pipeline: ImageDownloadManager, thumbnailNeed: ImagePixelNeed = .defaultThumbnail) {
+        self.provider = provider
+        self.pipeline = pipeline
+        self.thumbnailNeed = thumbnailNeed
+    }
 
     /// Grid cells for `photos`, numbered from `first` (1-based over the session).
     func cells(for photos: [Photo], startingAt first: Int) -> [ImageModel] {
-        photos.enumerated().map { offset, photo in
+        let need = thumbnailNeed.pixelSize
+        return photos.enumerated().map { offset, photo in
             ImageModel(
                 number: first + offset, photo: photo,
-                url: provider.imageURL(for: photo, size: thumbnailSize), pipeline: pipeline)
+                url: provider.imageURL(for: photo, covering: need), pipeline: pipeline)
         }
     }
 
@@ -51,17 +80,5 @@ struct ImageModelFactory {
         result.diskHits = stats.diskHits
         result.bytesDownloaded = stats.bytesDownloaded
         return result
-    }
-}
-
-extension Photo {
-    /// Width over height from the largest image whose size the service told.
-    var knownAspectRatio: Double? {
-        let sized = images.values.compactMap { image -> (Int, Int)? in
-            guard let width = image.width, let height = image.height, width > 0, height > 0 else { return nil }
-            return (width, height)
-        }
-        guard let (width, height) = sized.max(by: { $0.0 < $1.0 }) else { return nil }
-        return Double(width) / Double(height)
     }
 }

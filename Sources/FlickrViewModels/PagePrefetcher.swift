@@ -1,5 +1,6 @@
-import ImagePipeline
+import Binding
 import FlickrKit
+import ImagePipeline
 
 /// The next page, fetched ahead of time with its thumbnails loading at low
 /// priority, so Enter shows it at once.
@@ -22,10 +23,25 @@ final class PagePrefetcher {
         var phase: Phase
     }
 
-    private var entry: Entry?
+    private var entry: Entry? {
+        didSet {
+            // Published only while waiting to be taken: the view gets those
+            // cells ready (renders them) so Enter shows them from memory.
+            let cells: [ImageModel]
+            if let entry, case .ready(let prefetched) = entry.phase { cells = prefetched.cells } else { cells = [] }
+            if cells.map(ObjectIdentifier.init) != readySource.value.map(ObjectIdentifier.init) {
+                readySource.value = cells
+            }
+        }
+    }
+    private let readySource = MutableObservable<[ImageModel]>([])
 
     /// A prefetch is under way or waiting to be taken.
     var isActive: Bool { entry != nil }
+
+    /// The cells of the page that has arrived and waits to be taken; empty
+    /// while fetching, after taking, and after a drop.
+    var readyCells: Observable<[ImageModel]> { readySource }
 
     /// Starts fetching page `number`; its cells are made by `makeCells` and
     /// start loading at low priority as soon as the page arrives.

@@ -51,7 +51,10 @@ extension EndToEnd {
 
             let catalog = sandbox.catalog
             let results = catalog.search(text: "kittens", sort: .relevance)
-            let thumbnails = Set(results.prefix(Self.perPage).map { catalog.photo(at: $0).imagePath(.q) })
+            // The grid asks for the size that fills its cells, so any size of these photos counts.
+            let thumbnails = Set(results.prefix(Self.perPage).flatMap { index in
+                SandboxImageSize.allCases.map { catalog.photo(at: index).imagePath($0) }
+            })
             var mark = process.mark()
             try await process.enter("kittens")
             try await process.waitForHeader(page: 1, after: mark)

@@ -52,6 +52,11 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
         URL(string: "http://images.test/\(photo.server)/\(photo.id)_\(photo.secret)_\(size.urlSuffix ?? "").jpg")
     }
 
+    /// Names the area asked for, so tests see which need a cell was made with.
+    func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
+        URL(string: "http://images.test/\(photo.server)/\(photo.id)_\(photo.secret)_\(need.width)x\(need.height).jpg")
+    }
+
     func photoPageURL(for photo: Photo) -> URL? {
         URL(string: "https://www.flickr.com/photos/\(photo.owner)/\(photo.id)/")
     }

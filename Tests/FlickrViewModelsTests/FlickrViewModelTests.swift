@@ -111,7 +111,9 @@ import Testing
     @Test func aFailedThumbnailSaysWhyAndCanBeRetried() async throws {
         let fetcher = ScriptedImageFetcher()
         let (viewModel, provider, _) = makeViewModel(fetcher: fetcher)
-        let firstURL = try #require(provider.imageURL(for: Photo(id: "1000", owner: "o", secret: "s0", server: "65535", title: ""), size: .square150))
+        let firstURL = try #require(provider.imageURL(
+            for: Photo(id: "1000", owner: "o", secret: "s0", server: "65535", title: ""),
+            covering: PixelSize(width: 320, height: 320)))
         fetcher.fail(firstURL, with: .httpStatus(404, host: firstURL.host ?? ""))
         viewModel.search("kittens")
         try await eventually("settled") { viewModel.progress.value.isComplete && viewModel.progress.value.total == 30 }

@@ -41,7 +41,8 @@ public final class FlickrTerminalView {
         self.terminal = terminal
         self.printer = PagePrinter(
             terminal: terminal,
-            options: .init(layout: options.layout, columns: options.columns, graphics: options.graphics))
+            options: .init(layout: options.layout, columns: options.columns, graphics: options.graphics),
+            viewModel: viewModel)
     }
 
     /// Shows the banner, binds to the view model, starts reading input, and

@@ -4,7 +4,10 @@ import Foundation
 
 /// Prints pages, redraws and details into the scrollback, one job after
 /// another so they never interleave: a row is printed once its cells have
-/// settled, in result order.
+/// settled, in result order. Pictures are decoded and rendered on every
+/// core (`OrderedParallel`); the prefetched next page is rendered ahead
+/// (`RenderPreheater`). The printer also tells the view model how many
+/// pixels a thumbnail needs in the current layout.
 @MainActor
 final class PagePrinter {
     /// Layout choices the person can change while the app runs.
@@ -14,9 +17,14 @@ final class PagePrinter {
         let graphics: TerminalGraphics
     }
 
-    var options: Options
+    var options: Options {
+        didSet { tellThumbnailNeed(geometry(numberWidth: 3)) }
+    }
     private let terminal: any Terminal
     private let renderer: TerminalImageRenderer
+    private weak var viewModel: FlickrViewModel?
+    private let preheater = RenderPreheater()
+    private var tokens: [ObservationToken] = []
     /// Bumped when the results are replaced or the app stops: jobs of an
     /// older generation end at their next step.
     private var generation = 0
@@ -24,10 +32,16 @@ final class PagePrinter {
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
 
-    init(terminal: any Terminal, options: Options) {
+    init(terminal: any Terminal, options: Options, viewModel: FlickrViewModel? = nil) {
         self.terminal = terminal
         self.options = options
         self.renderer = TerminalImageRenderer(graphics: options.graphics)
+        self.viewModel = viewModel
+        RenderPreheater.warmUp(renderer)
+        tellThumbnailNeed(geometry(numberWidth: 3))
+        viewModel?.prefetchedCells.observeChanges { [weak self] cells in
+            self?.preheat(cells)
+        }.store(in: &tokens)
     }
 
     /// No job is queued or printing.
@@ -36,6 +50,7 @@ final class PagePrinter {
     /// Drops every queued job (a new query replaced the results).
     func discardPending() {
         generation += 1
+        preheater.cancel()
     }
 
     /// Deletes the images sent to the terminal (kitty), before the app ends.
@@ -92,90 +107,79 @@ final class PagePrinter {
 
     // MARK: - Rows
 
+    /// The layout for a page printed now, at the window's current size.
+    private func geometry(numberWidth: Int) -> PageGeometry {
+        PageGeometry(
+            layout: options.layout, columns: options.columns, graphics: options.graphics,
+            size: terminal.size, numberWidth: numberWidth)
+    }
+
+    private func geometry(for cells: [ImageModel]) -> PageGeometry {
+        geometry(numberWidth: String(cells.last?.number ?? 1).count)
+    }
+
+    /// Pages made from now on get images sized for this layout.
+    private func tellThumbnailNeed(_ geometry: PageGeometry) {
+        let need = geometry.thumbnailPixelNeed
+        if let viewModel, viewModel.thumbnailPixelNeed != need { viewModel.thumbnailPixelNeed = need }
+    }
+
+    /// Renders the prefetched next page ahead, with the layout it would be
+    /// printed with now.
+    private func preheat(_ cells: [ImageModel]) {
+        guard !cells.isEmpty else { return }
+        preheater.start(cells, geometry: geometry(for: cells), renderer: renderer)
+    }
+
     private func printCells(_ cells: [ImageModel], generation: Int) async {
         // Geometry is read per job, so a resize applies from the next page on.
-        let width = terminal.size.columns
-        let graphics = options.graphics
-        let layout = options.layout
-        let grid = GridLayout(terminalColumns: width, columns: options.columns, graphics: graphics)
-        let list = ListLayout(
-            terminalColumns: width, showsThumbnails: graphics.showsImages,
-            numberWidth: String(cells.last?.number ?? 1).count, cellAspectRatio: graphics.cellAspectRatio)
-        let perRow = layout == .grid ? grid.columns : 1
+        let geometry = geometry(for: cells)
+        tellThumbnailNeed(geometry)
+        preheater.cancel(ifPreheating: cells[...])
+        let perRow = geometry.cellsPerRow
+        let showsImages = geometry.graphics.showsImages
         var start = 0
         while start < cells.count {
-            let row = Array(cells[start..<min(start + perRow, cells.count)])
-            start += perRow
-            if graphics.showsImages {
-                for cell in row { await cell.settled() }
+            let rowEnd = min(start + perRow, cells.count)
+            if showsImages {
+                for cell in cells[start..<rowEnd] { await cell.settled() }
             }
             guard self.generation == generation else { return }
-            let text: String
-            let contents: [CellContent]
-            switch layout {
-            case .grid:
-                contents = await render(row, columns: grid.imageColumns, rows: grid.imageRows)
-                text = GridComposer.compose(
-                    row: zip(row, contents).map { GridCell(number: $0.number, title: Self.title(of: $0), content: $1) },
-                    layout: grid, graphics: graphics)
-            case .list:
-                contents = await render(row, columns: list.thumbnailColumns, rows: list.thumbnailRows)
-                text = GridComposer.compose(
-                    list: zip(row, contents).map {
-                        ListEntry(number: $0.number, title: Self.title(of: $0), owner: $0.owner, content: $1)
-                    },
-                    layout: list, graphics: graphics)
-            }
-            guard self.generation == generation else { return }
-            terminal.print(renderer.frame(text, showing: contents))
+            // The next row and every whole row already settled after it
+            // render as one batch across the cores.
+            var end = showsImages ? rowEnd : cells.count
+            while end < cells.count, cells[end].state.value.isSettled { end += 1 }
+            if end < cells.count { end = start + (end - start) / perRow * perRow }
+            await printRows(Array(cells[start..<end]), geometry: geometry, generation: generation)
+            start = end
         }
     }
 
-    /// The title shown in a label; the composer sanitises and cuts it.
-    static func title(of cell: ImageModel) -> String {
-        cell.title.isEmpty ? "(untitled)" : cell.title
-    }
-
-    /// What each cell's image area shows. Images are decoded and rendered
-    /// off the main actor (the renderer caches them, so re-showing is free).
-    private func render(_ cells: [ImageModel], columns: Int, rows: Int) async -> [CellContent] {
-        var contents: [CellContent] = []
-        for cell in cells {
-            switch cell.state.value {
-            case .loaded(let image):
-                contents.append(await render(image, columns: columns, rows: rows))
-            case .failed(let reason):
-                contents.append(.placeholder("failed: \(reason)"))
-            case .cancelled:
-                contents.append(.placeholder("cancelled"))
-            case .loading(let received, let expected?) where expected > 0:
-                contents.append(.placeholder("loading \(received * 100 / expected)%"))
-            case .idle, .queued, .loading:
-                contents.append(.placeholder("loading"))
-            }
-        }
-        return contents
-    }
-
-    private func render(_ image: LoadedImage, columns: Int, rows: Int) async -> CellContent {
-        guard options.graphics.showsImages, columns > 0, rows > 0 else { return .placeholder("") }
+    /// Renders `cells` in parallel and prints each row as soon as it and
+    /// every row before it are ready.
+    private func printRows(_ cells: [ImageModel], geometry: PageGeometry, generation: Int) async {
+        let jobs = cells.map { geometry.job(for: $0) }
         let renderer = self.renderer
-        let result = await Task.detached(priority: .userInitiated) {
-            Result { () throws(ImageDecodeError) -> RenderedImage in
-                try renderer.render(image.data, cacheKey: image.cacheKey, columns: columns, rows: rows)
-            }
-        }.value
-        switch result {
-        case .success(let rendered): return .image(rendered)
-        case .failure(let error): return .placeholder("failed: \(error.description)")
-        }
+        let perRow = geometry.cellsPerRow
+        var contents: [CellContent] = []
+        contents.reserveCapacity(cells.count)
+        await OrderedParallel.forEach(count: jobs.count, operation: { index in
+            jobs[index].run(with: renderer)
+        }, deliver: { index, content in
+            contents.append(content)
+            let rowStart = index / perRow * perRow
+            guard index == min(rowStart + perRow, cells.count) - 1, self.generation == generation else { return }
+            terminal.print(renderer.frame(
+                geometry.compose(cells[rowStart...index], contents: contents[rowStart...index]),
+                showing: Array(contents[rowStart...index])))
+        })
     }
 
     // MARK: - Detail
 
     private func showDetail(_ detail: PhotoDetail) async {
         let cell = detail.model
-        var metadata = ["#\(cell.number) \(Self.title(of: cell))"]
+        var metadata = ["#\(cell.number) \(PageGeometry.title(of: cell))"]
         metadata.append("owner: " + (cell.owner == cell.ownerID ? cell.ownerID : "\(cell.owner) (\(cell.ownerID))"))
         if let taken = cell.dateTaken, !taken.isEmpty { metadata.append("taken: \(taken)") }
         if let dimensions = detail.dimensions {
@@ -185,16 +189,23 @@ final class PagePrinter {
 
         let graphics = options.graphics
         let size = terminal.size
+        // The shown size's own dimensions, else the photo's aspect ratio.
+        let shape = detail.dimensions
+            ?? cell.aspectRatio.flatMap { ratio -> (width: Int, height: Int)? in
+                guard ratio.isFinite, ratio > 0 else { return nil }
+                return (Int((min(max(ratio, 0.01), 100) * 1_000).rounded()), 1_000)
+            }
         let layout = DetailLayout(
             terminalColumns: size.columns, terminalRows: size.rows,
-            imageWidth: detail.dimensions?.width, imageHeight: detail.dimensions?.height,
+            imageWidth: shape?.width, imageHeight: shape?.height,
             metadataRows: metadata.count, cellAspectRatio: graphics.cellAspectRatio)
         let content: CellContent
         if graphics.showsImages {
             terminal.print("opening #\(cell.number)…")
             await cell.settled()
-            content = (await render([cell], columns: layout.imageColumns, rows: layout.imageRows)).first
-                ?? .placeholder("")
+            let job = CellRenderJob(cell: cell, columns: layout.imageColumns, rows: layout.imageRows)
+            let renderer = self.renderer
+            content = await Task.detached(priority: .userInitiated) { job.run(with: renderer) }.value
         } else {
             content = .placeholder("")
         }

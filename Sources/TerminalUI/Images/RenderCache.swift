@@ -7,10 +7,26 @@ import NIOConcurrencyHelpers
 /// ~200 KB while a symbol thumbnail is ~10 KB. Eviction scans for the oldest
 /// entry, which is cheap at the few hundred entries it holds.
 final class RenderCache: Sendable {
+    /// One rendering: which image, the cell box it was fitted into, and
+    /// everything about the output that differs between terminals (mode,
+    /// colours, cell pixel size), so a renderer whose terminal description
+    /// changes never serves output made for another.
     struct Key: Hashable, Sendable {
         var cacheKey: String
         var columns: Int
         var rows: Int
+        var mode: ImageMode
+        var colors: ColorDepth
+        var cellPixelSize: TerminalGraphics.CellPixelSize
+
+        init(cacheKey: String, columns: Int, rows: Int, graphics: TerminalGraphics) {
+            self.cacheKey = cacheKey
+            self.columns = columns
+            self.rows = rows
+            self.mode = graphics.mode
+            self.colors = graphics.colors
+            self.cellPixelSize = graphics.cellPixelSize
+        }
     }
 
     private struct Entry {

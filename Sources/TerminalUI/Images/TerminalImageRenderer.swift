@@ -53,7 +53,7 @@ public final class TerminalImageRenderer: Sendable {
     public func render(
         _ data: Data, cacheKey: String, columns: Int, rows: Int
     ) throws(ImageDecodeError) -> RenderedImage {
-        let key = RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows)
+        let key = RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows, graphics: graphics)
         if let cached = cache.value(for: key) { return cached }
         guard graphics.showsImages else {
             return RenderedImage(columns: 0, rows: 0, mode: .none, content: .symbols([]))
@@ -69,7 +69,7 @@ public final class TerminalImageRenderer: Sendable {
 
     /// A previously rendered image, without decoding anything.
     public func cachedImage(cacheKey: String, columns: Int, rows: Int) -> RenderedImage? {
-        cache.value(for: RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows))
+        cache.value(for: RenderCache.Key(cacheKey: cacheKey, columns: columns, rows: rows, graphics: graphics))
     }
 
     /// Renders already decoded pixels (not cached), fitted into the box like `render`.
@@ -105,6 +105,18 @@ public final class TerminalImageRenderer: Sendable {
     /// than that is wasted decoding.
     private static let symbolCellPixels = 8
 
+    /// Source pixels per terminal cell worth decoding (and downloading):
+    /// the cell's real pixels in pixel modes; in symbol modes 8 across and
+    /// 8 × the cell aspect down, a box with the cell's own shape, so a
+    /// photo fitted into it keeps 8 pixels per column (the vertical 8 per
+    /// row then come with room to spare).
+    public static func sourcePixelsPerCell(for graphics: TerminalGraphics) -> TerminalGraphics.CellPixelSize {
+        if graphics.mode.isPixelMode { return graphics.cellPixelSize }
+        let aspect = graphics.cellAspectRatio > 0 ? graphics.cellAspectRatio : 2.0
+        return TerminalGraphics.CellPixelSize(
+            width: symbolCellPixels, height: Int((Double(symbolCellPixels) * aspect).rounded()))
+    }
+
     /// Keeps absurd requests (a 100,000-column box) from allocating a huge canvas.
     private static let maxCells = 1_000
 
@@ -137,11 +149,8 @@ public final class TerminalImageRenderer: Sendable {
 
     /// Pixels worth decoding for a canvas of this geometry.
     private func pixelSize(for geometry: (columns: Int, rows: Int)) -> (width: Int, height: Int) {
-        if graphics.mode.isPixelMode {
-            return (geometry.columns * graphics.cellPixelSize.width,
-                    geometry.rows * graphics.cellPixelSize.height)
-        }
-        return (geometry.columns * Self.symbolCellPixels, geometry.rows * Self.symbolCellPixels)
+        let cell = Self.sourcePixelsPerCell(for: graphics)
+        return (geometry.columns * cell.width, geometry.rows * cell.height)
     }
 
     // MARK: - Chafa

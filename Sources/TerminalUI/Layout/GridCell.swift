@@ -15,11 +15,15 @@ public struct GridCell: Sendable, Equatable {
     /// Title as the server sent it; sanitised and cut when composed.
     public var title: String
     public var content: CellContent
+    /// The photo's width over height when the service said: decides the
+    /// cell's picture area before the image arrives (nil: assumed 4:3).
+    public var aspectRatio: Double?
 
-    public init(number: Int, title: String, content: CellContent) {
+    public init(number: Int, title: String, content: CellContent, aspectRatio: Double? = nil) {
         self.number = number
         self.title = title
         self.content = content
+        self.aspectRatio = aspectRatio
     }
 }
 

@@ -13,22 +13,29 @@
 /// - none: labels only.
 public enum GridComposer {
     /// One grid row: up to `layout.columns` cells (extra cells are ignored).
+    /// Each cell's picture (or placeholder frame) takes the area its aspect
+    /// ratio reserves, centred in the cell; the row is as tall as its tallest.
     public static func compose(row cells: [GridCell], layout: GridLayout, graphics: TerminalGraphics) -> String {
         let cells = Array(cells.prefix(layout.columns))
         guard !cells.isEmpty else { return "" }
         let labels = labelLine(cells, layout: layout)
         guard graphics.showsImages else { return labels }
 
-        let blocks = cells.map {
-            block(for: $0.content, columns: layout.imageColumns, rows: layout.imageRows, graphics: graphics)
+        let rows = layout.imageRows(for: cells.map(\.aspectRatio))
+        var blocks: [Block] = []
+        var offsets: [Int] = []
+        for (index, cell) in cells.enumerated() {
+            let area = layout.imageSize(aspectRatio: cell.aspectRatio)
+            let inset = (layout.imageColumns - area.columns) / 2
+            let block = block(for: cell.content, columns: area.columns, rows: area.rows, graphics: graphics)
+            blocks.append(block.widened(left: inset, to: layout.imageColumns))
+            offsets.append(layout.cellOffset(index) + (block.isPixels ? inset : 0))
         }
-        let offsets = cells.indices.map { layout.cellOffset($0) }
-        let hasPixels = blocks.contains { if case .pixels = $0 { true } else { false } }
         let imagePart: String
-        if hasPixels {
-            imagePart = placed(blocks, offsets: offsets, rows: layout.imageRows)
+        if blocks.contains(where: \.isPixels) {
+            imagePart = placed(blocks, offsets: offsets, rows: rows)
         } else {
-            imagePart = sideBySide(blocks, offsets: offsets, rows: layout.imageRows)
+            imagePart = sideBySide(blocks, offsets: offsets, rows: rows)
         }
         return imagePart + "\n" + labels
     }
@@ -84,6 +91,20 @@ public enum GridComposer {
         case text([String], width: Int)
         /// A graphics-protocol sequence drawing the picture from the cursor.
         case pixels(String)
+
+        var isPixels: Bool {
+            if case .pixels = self { return true }
+            return false
+        }
+
+        /// Text padded with `left` blank columns and then on the right to
+        /// `width`; pixels are moved by their offset instead.
+        func widened(left: Int, to width: Int) -> Block {
+            guard case .text(let lines, let current) = self, width > current else { return self }
+            let before = String(repeating: " ", count: max(0, left))
+            let after = String(repeating: " ", count: max(0, width - current - max(0, left)))
+            return .text(lines.map { before + $0 + after }, width: width)
+        }
     }
 
     static func block(for content: CellContent, columns: Int, rows: Int, graphics: TerminalGraphics) -> Block {
@@ -161,7 +182,8 @@ public enum GridComposer {
             guard case .text(let rowsOfBlock, let width) = block else { continue }
             for row in 0..<rows {
                 lines[row] += String(repeating: " ", count: max(0, offset - cursors[row]))
-                lines[row] += row < rowsOfBlock.count ? rowsOfBlock[row] : ""
+                // A block shorter than the row leaves blanks, so the next block still starts at its offset.
+                lines[row] += row < rowsOfBlock.count ? rowsOfBlock[row] : String(repeating: " ", count: width)
                 cursors[row] = max(offset, cursors[row]) + width
             }
         }

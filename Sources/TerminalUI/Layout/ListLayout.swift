@@ -2,11 +2,15 @@
 /// left when images are shown, then the number, title and owner.
 ///
 /// Without images an entry is one line: `  12  Title…  owner`. With images
-/// it is as tall as the thumbnail, with the title on the first line and the
-/// owner on the second, beside the picture.
+/// it is as tall as the thumbnail (a square area each photo is fitted
+/// into), with the title on the first line and the owner on the second,
+/// beside the picture.
 public struct ListLayout: Sendable, Equatable {
-    /// Thumbnail width in columns when images are shown.
-    public static let defaultThumbnailColumns = 8
+    /// Thumbnail width in columns when images are shown: a tenth of the
+    /// window, within these bounds, so the picture grows with the window
+    /// while the titles keep most of the line.
+    public static let minimumThumbnailColumns = 8
+    public static let maximumThumbnailColumns = 24
     /// Longest owner column in the one-line form.
     public static let maximumOwnerColumns = 24
 
@@ -37,10 +41,10 @@ public struct ListLayout: Sendable, Equatable {
         let width = max(1, terminalColumns)
         let gap = 2
         let numberWidth = max(1, min(numberWidth, width))
+        let scaled = min(Self.maximumThumbnailColumns, max(Self.minimumThumbnailColumns, width / 10))
         // A thumbnail only if the text beside it still gets a dozen columns.
-        let thumbnails = showsThumbnails
-            && width >= Self.defaultThumbnailColumns + gap + numberWidth + 1 + 12
-        let thumbnailColumns = thumbnails ? Self.defaultThumbnailColumns : 0
+        let thumbnails = showsThumbnails && width >= scaled + gap + numberWidth + 1 + 12
+        let thumbnailColumns = thumbnails ? scaled : 0
         let aspect = cellAspectRatio > 0 ? cellAspectRatio : 2.0
         self.terminalColumns = width
         self.showsThumbnails = thumbnails
@@ -65,4 +69,10 @@ public struct ListLayout: Sendable, Equatable {
 
     /// Column where the title (and owner, on the second line) starts.
     public var textOffset: Int { numberOffset + numberWidth + 1 }
+
+    /// Source pixels that fill a thumbnail area, for a renderer that wants
+    /// `cellPixels` per terminal cell (see `GridLayout.pixelNeed`).
+    public func pixelNeed(cellPixels: TerminalGraphics.CellPixelSize) -> (width: Int, height: Int) {
+        (max(1, thumbnailColumns) * cellPixels.width, max(1, thumbnailRows) * cellPixels.height)
+    }
 }

@@ -183,7 +183,9 @@ struct GridComposerTests {
         let lines = screen.lines
         #expect(RenderedText.column(of: "101 ", in: lines[layout.imageRows]) == 0)
         if layout.columns > 1 {
-            #expect(RenderedText.column(of: "┌", in: lines[0]) == layout.cellOffset(1))
+            // The frame is the area reserved for the picture, centred in its cell.
+            let inset = (layout.imageColumns - layout.imageSize(aspectRatio: nil).columns) / 2
+            #expect(RenderedText.column(of: "┌", in: lines[0]) == layout.cellOffset(1) + inset)
             #expect(RenderedText.column(of: "102 ", in: lines[layout.imageRows]) == layout.cellOffset(1))
         }
     }
