@@ -68,3 +68,36 @@ import Testing
         #expect(fetcher.started.count == 1)
     }
 }
+
+/// A row waits for its cells, but not for one that has stopped changing.
+@MainActor
+@Suite struct CellSettlingTests {
+    private func cells(_ count: Int, fetcher: ScriptedImageFetcher) -> [ImageModel] {
+        let pipeline = ImageDownloadManager(fetcher: fetcher)
+        return (1...count).map { number in
+            ImageModel(
+                number: number, photo: Photo(id: "\(number)", owner: "o@N00", secret: "s", server: "1", title: "t\(number)"),
+                url: URL(string: "http://images.test/\(number).jpg"), pipeline: pipeline)
+        }
+    }
+
+    @Test func aRowOfLoadedCellsHasNothingLate() async {
+        let row = cells(3, fetcher: ScriptedImageFetcher())
+        for cell in row { cell.load(priority: .high) }
+        let late = await ImageModel.settle(row, watching: row, orQuietFor: .seconds(30))
+        #expect(late.isEmpty)
+        #expect(row.allSatisfy { $0.state.value.isSettled })
+    }
+
+    @Test func aStalledCellIsReportedLateWhileTheOthersAreDone() async {
+        let fetcher = ScriptedImageFetcher()
+        fetcher.setStandingAnswer(.stall, for: URL(string: "http://images.test/2.jpg")!)
+        let row = cells(3, fetcher: fetcher)
+        for cell in row { cell.load(priority: .high) }
+        let late = await ImageModel.settle(row, watching: row, orQuietFor: .milliseconds(300))
+        #expect(late.map(\.number) == [2])
+        #expect(row[0].state.value.isSettled && row[2].state.value.isSettled)
+        #expect(row[1].state.value.isPending, "the stalled transfer is still running, not given up")
+        for cell in row { cell.cancel() }
+    }
+}

@@ -142,7 +142,10 @@ final class PagePrinter {
         while start < cells.count {
             let rowEnd = min(start + perRow, cells.count)
             if showsImages {
-                for cell in cells[start..<rowEnd] { await cell.settled() }
+                // A stalled image does not hold the page: its row is drawn
+                // with the cell's placeholder, and the cell again once it settles.
+                let late = await ImageModel.settle(Array(cells[start..<rowEnd]), watching: cells, orQuietFor: Self.patience)
+                for cell in late { redrawWhenSettled(cell, generation: generation) }
             }
             guard self.generation == generation else { return }
             // The next row and every whole row already settled after it
@@ -152,6 +155,19 @@ final class PagePrinter {
             if end < cells.count { end = start + (end - start) / perRow * perRow }
             await printRows(Array(cells[start..<end]), geometry: geometry, generation: generation)
             start = end
+        }
+    }
+
+    /// How long a row waits for a cell once nothing on the page changes.
+    static let patience: Duration = .seconds(2)
+
+    private func redrawWhenSettled(_ cell: ImageModel, generation: Int) {
+        Task { @MainActor [weak self] in
+            await cell.settled()
+            // Cancelled on purpose (/cancel, Ctrl-C): nothing new to show.
+            if case .cancelled = cell.state.value { return }
+            guard let self, self.generation == generation else { return }
+            self.reprint([cell])
         }
     }
 
