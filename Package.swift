@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: [
             "FlickrKit", "Sandbox", "TestSupport",
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -77,14 +77,3 @@ final class SessionPersistence {
         return page
     }
 }
-
-/// A sentence for a person about `error`.
-func userMessage(for error: any Error) -> String {
-    switch error {
-    case let error as FlickrError: error.description
-    case let error as NetworkError: error.description
-    case let error as CocoaError:
-        error.localizedDescription
-    default: String(describing: error)
-    }
-}
