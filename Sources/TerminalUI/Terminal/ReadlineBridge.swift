@@ -28,6 +28,27 @@ enum ReadlineBridge {
         if active === terminal { active = nil }
     }
 
+    /// Readline redraws the line after every key. Keys typed (or pasted
+    /// without bracketed paste) faster than that arrive one per call, so a
+    /// 100 KB paste redrew a growing line 100,000 times: quadratic, tens of
+    /// seconds. Redrawing only once the typed-ahead input is consumed makes
+    /// it linear; what ends up on screen is the same.
+    ///
+    /// The tty also gets NOFLSH while readline has it: by default Ctrl-C
+    /// makes the kernel discard output not yet sent to the terminal, which
+    /// can cut an escape sequence in half and garble what follows.
+    static func installHooks() {
+        rl_prep_term_function = { meta in
+            rl_prep_terminal(meta)
+            guard let stream = rl_instream else { return }
+            TerminalModeGuard.keepQueuesOnSignals(fileno(stream))
+        }
+    }
+
+    static func removeHooks() {
+        rl_prep_term_function = rl_prep_terminal
+    }
+
     /// A copy readline may keep for the rest of the process.
     static func persistentCString(_ text: String) -> UnsafePointer<CChar>? {
         UnsafePointer(strdup(text))
@@ -70,6 +91,15 @@ enum TerminalModeGuard {
             registered = true
             atexit { TerminalModeGuard.restore(leavingBracketedPaste: true) }
         }
+    }
+
+    /// Sets NOFLSH: Ctrl-C, Ctrl-\\ and Ctrl-Z no longer make the kernel drop
+    /// queued output (a half-sent escape sequence) or typed-ahead input.
+    static func keepQueuesOnSignals(_ descriptor: Int32) {
+        var modes = termios()
+        guard tcgetattr(descriptor, &modes) == 0, modes.c_lflag & tcflag_t(NOFLSH) == 0 else { return }
+        modes.c_lflag |= tcflag_t(NOFLSH)
+        _ = tcsetattr(descriptor, TCSANOW, &modes)
     }
 
     /// Re-applies the saved modes (once). At exit it also switches bracketed
