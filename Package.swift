@@ -122,3 +122,12 @@ let package = Package(
                     swiftSettings: testSettings),
     ]
 )
+
+// The libFuzzer harness of Scripts/fuzz. It links only when built with
+// `-sanitize=fuzzer`, so it joins the package only when FLICKR_FUZZ=1 and a
+// plain `swift build` never sees it.
+if Context.environment["FLICKR_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
+        "FlickrKit", "TerminalUI", "CTurboJPEG",
+    ], swiftSettings: strict))
+}
