@@ -118,7 +118,9 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Sandbox", "flickr"],
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "TestSupport", "Sandbox", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ],
                     swiftSettings: testSettings),
     ]
 )

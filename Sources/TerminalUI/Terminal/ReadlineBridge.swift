@@ -28,15 +28,15 @@ enum ReadlineBridge {
         if active === terminal { active = nil }
     }
 
-    /// Readline redraws the line after every key. Keys typed (or pasted
-    /// without bracketed paste) faster than that arrive one per call, so a
-    /// 100 KB paste redrew a growing line 100,000 times: quadratic, tens of
-    /// seconds. Redrawing only once the typed-ahead input is consumed makes
-    /// it linear; what ends up on screen is the same.
+    /// Gives the tty NOFLSH whenever readline prepares it (at start, and
+    /// again after each accepted line): by default Ctrl-C makes the kernel
+    /// discard output not yet sent to the terminal, which can cut an escape
+    /// sequence in half and garble what follows. Readline puts the modes it
+    /// saved back when it is done, so NOFLSH goes with them.
     ///
-    /// The tty also gets NOFLSH while readline has it: by default Ctrl-C
-    /// makes the kernel discard output not yet sent to the terminal, which
-    /// can cut an escape sequence in half and garble what follows.
+    /// (A custom redisplay hook was tried for fast typing-ahead, but readline
+    /// then skips loading the terminal's capabilities and falls back to
+    /// horizontal scrolling; its own batching of typed-ahead keys suffices.)
     static func installHooks() {
         rl_prep_term_function = { meta in
             rl_prep_terminal(meta)
