@@ -39,8 +39,9 @@ enum TerminalTargets {
         let line = String(decoding: data, as: UTF8.self)
         switch UserCommand.parse(line) {
         case .search(let text):
-            require(!text.isEmpty && text.first?.isWhitespace == false && text.last?.isWhitespace == false,
-                    "search text is blank or padded: \(text.debugDescription)")
+            // Words are split on whole characters, so a tab carrying a
+            // combining mark stays in a word; blank it never is.
+            require(text.unicodeScalars.contains { !$0.properties.isWhitespace }, "blank search text: \(text.debugDescription)")
         case .open(let number):
             require(number >= 1, "/open parsed \(number)")
         case .invalid(let message):
