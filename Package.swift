@@ -96,6 +96,7 @@ let package = Package(
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: [
             "FlickrKit", "Sandbox", "TestSupport",
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -121,7 +122,18 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport", "Sandbox", "flickr"],
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "TestSupport", "Sandbox", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ],
                     swiftSettings: testSettings),
     ]
 )
+
+// The libFuzzer harness of Scripts/fuzz. It links only when built with
+// `-sanitize=fuzzer`, so it joins the package only when FLICKR_FUZZ=1 and a
+// plain `swift build` never sees it.
+if Context.environment["FLICKR_FUZZ"] == "1" {
+    package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
+        "FlickrKit", "TerminalUI", "CTurboJPEG",
+    ], swiftSettings: strict))
+}

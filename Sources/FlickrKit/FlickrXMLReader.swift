@@ -13,6 +13,12 @@ import FoundationXML
 enum FlickrXMLReader {
     /// The tree under the root element, whose attributes (`stat`) sit at the top.
     static func read(_ data: Data) throws(FlickrError) -> (rootName: String, value: FlickrWireValue) {
+        // Foundation's XMLParser on Linux traps (takes the process down) on
+        // an element name that is not UTF-8, such as `<\u{FF}\u{FF},`. Flickr's
+        // XML is UTF-8, so anything else is refused before it gets there.
+        guard String(data: data, encoding: .utf8) != nil else {
+            throw .malformedResponse("the XML response is not valid UTF-8; it begins “\(ResponseExcerpt.make(data))”.")
+        }
         let builder = TreeBuilder()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false

@@ -3,14 +3,14 @@ import Foundation
 /// Replaces secrets (API keys, client secrets, tokens) in text that could
 /// reach a screen or a log: error messages, response excerpts, URLs, headers.
 ///
-/// A secret can appear in many spellings, and each is caught:
+/// A secret can appear in many spellings, and encoders mix them freely (one
+/// keeps "/" and writes a space as "+", the next encodes "/" and keeps "+"),
+/// so each character of a secret may appear in any of its forms:
 /// - as itself;
-/// - percent-encoded the way `URLComponents` writes a query (`/` and `+`
-///   kept) and the strict way (only letters, digits and `-._~` kept), with
-///   either case of hex digits;
-/// - form-encoded, with `+` for a space;
-/// - escaped inside JSON (`\/`) or HTML/XML (`&amp;`);
-/// - inside a Basic credential: base64 of `a:b` for every pair of secrets.
+/// - percent-encoded, with either case of hex digits;
+/// - `+` for a space (form encoding);
+/// - escaped inside JSON (`\/`, `\u002F`) or HTML/XML (`&amp;`, `&#x2F;`, `&#47;`);
+/// and a Basic credential, base64 of `a:b`, is caught for every pair of secrets.
 ///
 /// The values of parameters and headers that always carry credentials
 /// (`api_key=…`, `Authorization: Bearer …`) are replaced too, whatever they hold.
@@ -20,21 +20,18 @@ public struct SecretRedactor: Sendable {
     private let pattern: NSRegularExpression?
 
     public init(secrets: [String]) {
-        let secrets = Array(Set(secrets.filter { !$0.isEmpty }))
-        var spellings = Set<String>()
+        // Longest first, so a longer secret wins over one it contains.
+        let secrets = Set(secrets.filter { !$0.isEmpty }).sorted {
+            $0.unicodeScalars.count != $1.unicodeScalars.count ? $0.unicodeScalars.count > $1.unicodeScalars.count : $0 < $1
+        }
+        var alternatives = secrets.map(Self.anySpelling)
         for secret in secrets {
-            spellings.insert(NSRegularExpression.escapedPattern(for: secret))
-            for encoded in Self.encodings(of: secret) where encoded != secret {
-                spellings.insert(Self.caseInsensitiveHex(encoded))
-            }
             for other in secrets {
-                let pair = Data("\(secret):\(other)".utf8)
-                spellings.insert(NSRegularExpression.escapedPattern(for: pair.base64EncodedString()))
-                spellings.insert(NSRegularExpression.escapedPattern(for: Self.urlSafe(pair.base64EncodedString())))
+                let pair = Data("\(secret):\(other)".utf8).base64EncodedString()
+                alternatives.append(NSRegularExpression.escapedPattern(for: pair))
+                alternatives.append(NSRegularExpression.escapedPattern(for: Self.urlSafe(pair)))
             }
         }
-        // Longest first, so a longer spelling wins over one it contains.
-        let alternatives = spellings.sorted { $0.count != $1.count ? $0.count > $1.count : $0 < $1 }
         let credentialValues = [
             #"(?<=\b(?:api_key|oauth_consumer_key|oauth_signature|oauth_token|client_secret|access_token|refresh_token)=)[^&\s"'<>]+"#,
             #"(?<=\b(?:api_key|client_secret|access_token|refresh_token)"\s?:\s?")[^"]+"#,
@@ -58,50 +55,37 @@ public struct SecretRedactor: Sendable {
 
     // MARK: - Spellings
 
-    private static func encodings(of secret: String) -> [String] {
-        var results: [String] = []
-        var queryAllowed = CharacterSet.urlQueryAllowed
-        queryAllowed.remove(charactersIn: "&=")
-        if let encoded = secret.addingPercentEncoding(withAllowedCharacters: queryAllowed) {
-            results.append(encoded)
-            results.append(encoded.replacingOccurrences(of: "+", with: "%2B"))
-        }
-        if let strict = secret.addingPercentEncoding(withAllowedCharacters: unreserved) {
-            results.append(strict)
-            results.append(strict.replacingOccurrences(of: "%20", with: "+"))
-        }
-        results.append(secret.replacingOccurrences(of: " ", with: "+"))
-        results.append(
-            secret.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                .replacingOccurrences(of: "/", with: "\\/"))
-        results.append(
-            secret.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-                .replacingOccurrences(of: "'", with: "&#39;"))
-        return results
+    /// A pattern matching `secret` with each character in any of its forms.
+    private static func anySpelling(of secret: String) -> String {
+        secret.unicodeScalars.map { forms(of: $0) }.joined()
     }
 
-    /// RFC 3986's unreserved characters: everything else gets percent-encoded.
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    /// A pattern matching `text` literally, except that each `%XY` escape
-    /// matches in upper or lower case.
-    private static func caseInsensitiveHex(_ text: String) -> String {
-        var pattern = ""
-        var rest = Substring(text)
-        while let percent = rest.firstIndex(of: "%") {
-            pattern += NSRegularExpression.escapedPattern(for: String(rest[..<percent]))
-            let digits = rest[rest.index(after: percent)...].prefix(2)
-            if digits.count == 2, digits.allSatisfy(\.isHexDigit) {
-                pattern += "%" + digits.map { "[\($0.uppercased())\($0.lowercased())]" }.joined()
-                rest = rest[rest.index(percent, offsetBy: 3)...]
-            } else {
-                pattern += "%"
-                rest = rest[rest.index(after: percent)...]
-            }
+    private static func forms(of scalar: Unicode.Scalar) -> String {
+        var forms = [NSRegularExpression.escapedPattern(for: String(scalar))]
+        forms.append(String(scalar).utf8.map { "%" + hexPattern(Int($0), digits: 2) }.joined())
+        if scalar.value <= 0xFFFF {
+            forms.append(#"\\u"# + hexPattern(Int(scalar.value), digits: 4))
         }
-        return pattern + NSRegularExpression.escapedPattern(for: String(rest))
+        forms.append("&#(?:0*\(scalar.value)|[xX]0*\(hexPattern(Int(scalar.value), digits: 1)));")
+        switch scalar {
+        case " ": forms.append(#"\+"#)
+        case "/": forms.append(#"\\/"#)
+        case "\"": forms += [#"\\""#, "&quot;"]
+        case "\\": forms.append(#"\\\\"#)
+        case "&": forms.append("&amp;")
+        case "<": forms.append("&lt;")
+        case ">": forms.append("&gt;")
+        case "'": forms.append("&apos;")
+        default: break
+        }
+        return "(?:" + forms.joined(separator: "|") + ")"
+    }
+
+    /// `value` in hex, at least `digits` long, each letter in either case.
+    private static func hexPattern(_ value: Int, digits: Int) -> String {
+        let hex = String(value, radix: 16)
+        let padded = String(repeating: "0", count: max(0, digits - hex.count)) + hex
+        return padded.map { $0.isLetter ? "[\($0.uppercased())\($0)]" : String($0) }.joined()
     }
 
     private static func urlSafe(_ base64: String) -> String {

@@ -27,27 +27,43 @@ private func rawUserMessage(for error: any Error) -> String {
         return NetworkError.cancelled.description
     case let error as AtomicFileError:
         return "Could not save \(error.target.path): \(posixReason(error.code))."
-    case let error as CocoaError:
-        return fileMessage(error)
-    case let error as POSIXError:
-        return "The system refused: \(posixReason(error.code.rawValue))."
+    case let error as NIOSSLError:
+        // NetworkManager turns these into `.tlsFailure` naming the host; one
+        // met elsewhere has no host to name, but still gets words.
+        if case .uncleanShutdown = error { return "The secure connection ended unexpectedly. Try again." }
+        return "A secure connection failed: \(tlsReason(error)). Check the address and the system's certificates."
+    case let error as NIOSSLExtraError:
+        return "A secure connection failed: \(tlsReason(error)). Check the address and the system's certificates."
     case let error as IOError:
         return "The system refused: \(posixReason(error.errnoCode))."
-    case let error as NIOSSLError:
-        if case .uncleanShutdown = error { return "The secure connection ended unexpectedly. Try again." }
-        return "A secure connection failed (\(error)). Check the address and the system's certificates."
-    case let error as NIOSSLExtraError:
-        return "A secure connection failed (\(error)). Check the address and the system's certificates."
-    case let error as any LocalizedError:
-        return ResponseExcerpt.make(error.errorDescription ?? String(describing: error), limit: 300)
     default:
-        return "Something went wrong: \(ResponseExcerpt.make(String(describing: error), limit: 300))"
+        break
     }
+    // Foundation's errors, by domain: on Linux any NSError casts to
+    // CocoaError, whatever its domain, so the domain decides.
+    let nsError = error as NSError
+    if nsError.domain == NSPOSIXErrorDomain {
+        let reason = posixReason(Int32(truncatingIfNeeded: nsError.code))
+        return filePath(nsError).map { "“\($0)”: \(reason)." } ?? "The system refused: \(reason)."
+    }
+    if nsError.domain == NSCocoaErrorDomain, let error = error as? CocoaError {
+        return fileMessage(error, nsError)
+    }
+    if let error = error as? any LocalizedError {
+        return ResponseExcerpt.make(error.errorDescription ?? String(describing: error), limit: 300)
+    }
+    return "Something went wrong: \(ResponseExcerpt.make(String(describing: error), limit: 300))"
+}
+
+/// The file an error is about, from Foundation's user info.
+private func filePath(_ error: NSError) -> String? {
+    if let path = error.userInfo[NSFilePathErrorKey] as? String { return path }
+    return (error.userInfo[NSURLErrorKey] as? URL)?.path
 }
 
 /// Foundation's file errors, naming the file and the likely fix.
-private func fileMessage(_ error: CocoaError) -> String {
-    let path = error.filePath ?? error.url?.path
+private func fileMessage(_ error: CocoaError, _ nsError: NSError) -> String {
+    let path = filePath(nsError)
     let file = path.map { "“\($0)”" } ?? "the file"
     switch error.code {
     case .fileReadNoSuchFile, .fileNoSuchFile:
@@ -71,10 +87,42 @@ private func fileMessage(_ error: CocoaError) -> String {
     case .fileLocking:
         return "\(file) is locked by another program."
     default:
+        // Foundation on Linux wraps the system's error.
         if let underlying = error.underlying as? POSIXError {
             return "\(file): \(posixReason(underlying.code.rawValue))."
         }
-        return "\(file) could not be used (error \(error.code.rawValue))."
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return "\(file): \(posixReason(Int32(truncatingIfNeeded: underlying.code)))."
+        }
+        // Codes from 512 up are write errors, below are read errors.
+        let verb = error.code.rawValue >= CocoaError.Code.fileWriteUnknown.rawValue ? "written" : "read"
+        return "\(file) could not be \(verb) (Foundation error \(error.code.rawValue))."
+    }
+}
+
+/// TLS's failure in words, without type names.
+private func tlsReason(_ error: NIOSSLExtraError) -> String {
+    if error == .failedToValidateHostname || error == .serverHostnameImpossibleToMatch {
+        return "the certificate is for another host name"
+    }
+    return "the server's certificate or TLS settings were not accepted"
+}
+
+private func tlsReason(_ error: NIOSSLError) -> String {
+    switch error {
+    case .handshakeFailed(let cause):
+        let detail = String(describing: cause).lowercased()
+        if detail.contains("certificate_verify_failed") || detail.contains("certificate verify failed") {
+            return "the certificate is not trusted (expired, self-signed or for another name)"
+        }
+        if detail.contains("wrong_version_number") || detail.contains("http_request") {
+            return "the server does not speak TLS on that port (is it an http:// address?)"
+        }
+        return "the TLS handshake failed"
+    case .noCertificateToValidate, .unableToValidateCertificate:
+        return "the certificate could not be checked"
+    default:
+        return "the TLS layer reported an error"
     }
 }
 

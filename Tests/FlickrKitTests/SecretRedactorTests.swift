@@ -34,6 +34,31 @@ import Testing
         }
     }
 
+    /// Encoders disagree on "/" and "+" beside a space: each mix is caught.
+    @Test(arguments: ["ab/cd ef+gh", "a/b c"])
+    func keysWithASlashAndASpaceAreRedactedInEveryMix(_ key: String) {
+        let redactor = SecretRedactor(key)
+        func spelled(space: String, slash: String, plus: String) -> String {
+            key.replacingOccurrences(of: "+", with: plus).replacingOccurrences(of: " ", with: space)
+                .replacingOccurrences(of: "/", with: slash)
+        }
+        var spellings: [String] = []
+        for space in [" ", "+", "%20"] {
+            for slash in ["/", "%2F", "%2f"] {
+                for plus in ["+", "%2B", "%2b"] where !(space == "+" && plus == "+") {
+                    spellings.append(spelled(space: space, slash: slash, plus: plus))
+                }
+            }
+        }
+        spellings += [spelled(space: " ", slash: "&#x2F;", plus: "+"), spelled(space: " ", slash: "&#47;", plus: "+"),
+                      spelled(space: " ", slash: "\\u002F", plus: "\\u002B")]
+        for spelling in spellings {
+            let text = "GET /services/rest/?method=m&key=\(spelling)&format=json"
+            let redacted = redactor.redact(text)
+            #expect(redacted == "GET /services/rest/?method=m&key=[redacted]&format=json", "\(spelling) → \(redacted)")
+        }
+    }
+
     @Test func basicCredentialsOfAKeyAndSecretAreRedacted() {
         let key = "consumer/key+1"
         let secret = "s3cr et"

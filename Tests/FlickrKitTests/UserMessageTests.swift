@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOSSL
 import Testing
 @testable import FlickrKit
 
@@ -100,6 +101,59 @@ import Testing
     @Test func posixErrorsSayWhatTheSystemRefused() {
         #expect(userMessage(for: POSIXError(.ENOSPC)) == "The system refused: the disk is full.")
         #expect(userMessage(for: IOError(errnoCode: EACCES, reason: "open")) == "The system refused: permission denied.")
+    }
+
+    /// Foundation on Linux hands out NSErrors of the POSIX domain, and
+    /// wraps the system's error inside a Cocoa one: both name the file and
+    /// the system's reason, never "error 13".
+    @Test func posixDomainErrorsNameTheFileAndTheReason() {
+        let path = "/home/u/.cache/flickr/images/ab"
+        #expect(userMessage(for: NSError(domain: NSPOSIXErrorDomain, code: Int(EACCES), userInfo: [NSFilePathErrorKey: path]))
+                == "“\(path)”: permission denied.")
+        let byURL = NSError(domain: NSPOSIXErrorDomain, code: Int(ENOSPC), userInfo: [NSURLErrorKey: URL(fileURLWithPath: path)])
+        #expect(userMessage(for: byURL) == "“\(path)”: the disk is full.")
+        let wrapped = CocoaError(.fileWriteUnknown, userInfo: [
+            NSFilePathErrorKey: path, NSUnderlyingErrorKey: NSError(domain: NSPOSIXErrorDomain, code: Int(EROFS)),
+        ])
+        #expect(userMessage(for: wrapped) == "“\(path)”: the disk is read-only.")
+    }
+
+    @Test func unknownFileErrorsSayWhetherReadingOrWritingFailed() {
+        let path = "/srv/photos/1.jpg"
+        #expect(userMessage(for: CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path]))
+                == "“\(path)” could not be read (Foundation error 256).")
+        #expect(userMessage(for: CocoaError(.fileWriteUnknown, userInfo: [NSURLErrorKey: URL(fileURLWithPath: path)]))
+                == "“\(path)” could not be written (Foundation error 512).")
+    }
+
+    @Test func realFolderErrorsNameThePath() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flickr-msg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("file")
+        try Data("x".utf8).write(to: file)
+        let blocked = file.appendingPathComponent("sub")
+        let error = try #require(throws: (any Error).self) {
+            try FileManager.default.createDirectory(at: blocked, withIntermediateDirectories: true)
+        }
+        #expect(userMessage(for: error) == "“\(blocked.path)”: a part of the path is not a folder.")
+        let folderRead = try #require(throws: (any Error).self) { try Data(contentsOf: directory) }
+        #expect(userMessage(for: folderRead) == "“\(directory.path)”: it is a folder.")
+    }
+
+    /// A TLS error met outside `NetworkManager` has no host to name, but is
+    /// still a sentence: no type names or enum cases.
+    @Test func rawTLSErrorsAreSentences() {
+        let errors: [any Error] = [
+            NIOSSLError.handshakeFailed(.sslError([])), NIOSSLError.unableToValidateCertificate,
+            NIOSSLExtraError.failedToValidateHostname,
+        ]
+        for error in errors {
+            let text = userMessage(for: error)
+            #expect(text.hasPrefix("A secure connection failed: "), "\(text)")
+            #expect(!text.contains("(") && !text.contains("NIOSSL") && !text.contains("sslError"), "\(text)")
+        }
+        #expect(userMessage(for: NIOSSLExtraError.failedToValidateHostname).contains("the certificate is for another host name"))
     }
 
     // MARK: - Keys

@@ -101,6 +101,8 @@ public final class PlainTerminal: Terminal {
             switch pending.removeFirst() {
             case .line(let line):
                 handlers.onLine(line)
+            case .tooLong(let bytes):
+                print(InputLine.tooLongMessage(bytes: bytes))
             case .endOfInput:
                 handlers.onEOF()
             }
@@ -108,8 +110,10 @@ public final class PlainTerminal: Terminal {
     }
 }
 
-enum PlainInputEvent: Sendable {
+enum PlainInputEvent: Sendable, Equatable {
     case line(String)
+    /// A line over `InputLine.maximumBytes`; only its length is kept.
+    case tooLong(bytes: Int)
     case endOfInput
 }
 
@@ -117,29 +121,56 @@ enum PlainInputEvent: Sendable {
 enum PlainLineReader {
     /// Reads until EOF or error, delivering each line (LF or CRLF removed,
     /// invalid UTF-8 repaired), a final unterminated line, then end of input.
+    /// A line over the limit is delivered as its length only, so a huge one
+    /// never sits in memory.
     static func read(fileDescriptor: Int32, deliver: @Sendable (PlainInputEvent) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        var partial: [UInt8] = []
+        var line = LineAccumulator()
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             var start = 0
             for index in 0..<count where buffer[index] == 0x0A {
-                partial.append(contentsOf: buffer[start..<index])
-                deliver(.line(decode(partial)))
-                partial.removeAll(keepingCapacity: true)
+                line.append(buffer[start..<index])
+                deliver(line.finish())
                 start = index + 1
             }
-            partial.append(contentsOf: buffer[start..<count])
+            line.append(buffer[start..<count])
         }
-        if !partial.isEmpty { deliver(.line(decode(partial))) }
+        if !line.isEmpty { deliver(line.finish()) }
         deliver(.endOfInput)
     }
 
-    private static func decode(_ bytes: [UInt8]) -> String {
-        let line = bytes.last == 0x0D ? bytes.dropLast() : bytes[...]
-        return String(decoding: line, as: UTF8.self)
+    /// One line's bytes, kept up to just past the limit and counted beyond.
+    private struct LineAccumulator {
+        private var bytes: [UInt8] = []
+        private var length = 0
+        private var last: UInt8?
+
+        var isEmpty: Bool { length == 0 }
+
+        mutating func append(_ chunk: ArraySlice<UInt8>) {
+            length += chunk.count
+            if let byte = chunk.last { last = byte }
+            let room = InputLine.maximumBytes + 2 - bytes.count  // + CR, + one over
+            if room > 0 { bytes.append(contentsOf: chunk.prefix(room)) }
+        }
+
+        mutating func finish() -> PlainInputEvent {
+            defer {
+                bytes.removeAll(keepingCapacity: true)
+                length = 0
+                last = nil
+            }
+            let trimmed = last == 0x0D ? length - 1 : length
+            guard trimmed <= InputLine.maximumBytes else { return .tooLong(bytes: trimmed) }
+            return .line(PlainLineReader.decode(bytes[..<trimmed]))
+        }
+    }
+
+    private static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+        String(decoding: bytes, as: UTF8.self)
     }
 }
 

@@ -28,6 +28,27 @@ enum ReadlineBridge {
         if active === terminal { active = nil }
     }
 
+    /// Gives the tty NOFLSH whenever readline prepares it (at start, and
+    /// again after each accepted line): by default Ctrl-C makes the kernel
+    /// discard output not yet sent to the terminal, which can cut an escape
+    /// sequence in half and garble what follows. Readline puts the modes it
+    /// saved back when it is done, so NOFLSH goes with them.
+    ///
+    /// (A custom redisplay hook was tried for fast typing-ahead, but readline
+    /// then skips loading the terminal's capabilities and falls back to
+    /// horizontal scrolling; its own batching of typed-ahead keys suffices.)
+    static func installHooks() {
+        rl_prep_term_function = { meta in
+            rl_prep_terminal(meta)
+            guard let stream = rl_instream else { return }
+            TerminalModeGuard.keepQueuesOnSignals(fileno(stream))
+        }
+    }
+
+    static func removeHooks() {
+        rl_prep_term_function = rl_prep_terminal
+    }
+
     /// A copy readline may keep for the rest of the process.
     static func persistentCString(_ text: String) -> UnsafePointer<CChar>? {
         UnsafePointer(strdup(text))
@@ -70,6 +91,15 @@ enum TerminalModeGuard {
             registered = true
             atexit { TerminalModeGuard.restore(leavingBracketedPaste: true) }
         }
+    }
+
+    /// Sets NOFLSH: Ctrl-C, Ctrl-\\ and Ctrl-Z no longer make the kernel drop
+    /// queued output (a half-sent escape sequence) or typed-ahead input.
+    static func keepQueuesOnSignals(_ descriptor: Int32) {
+        var modes = termios()
+        guard tcgetattr(descriptor, &modes) == 0, modes.c_lflag & tcflag_t(NOFLSH) == 0 else { return }
+        modes.c_lflag |= tcflag_t(NOFLSH)
+        _ = tcsetattr(descriptor, TCSANOW, &modes)
     }
 
     /// Re-applies the saved modes (once). At exit it also switches bracketed

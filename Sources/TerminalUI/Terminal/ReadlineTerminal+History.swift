@@ -11,15 +11,13 @@ extension ReadlineTerminal {
         clear_history()
         stifle_history(Int32(clamping: historyLimit))
         lastHistoryLine = nil
-        guard let historyFile else { return }
-        let directory = historyFile.deletingLastPathComponent()
-        try? FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        // ENOENT on first launch is normal; an unreadable file only costs recall.
-        _ = read_history(historyFile.path)
-        if history_length > 0, let entry = history_get(history_base + history_length - 1), let text = entry.pointee.line {
-            lastHistoryLine = String(cString: text)
-        }
+        sessionHistory = []
+        guard let file = historyStore else { return }
+        let entries = file.load()
+        for entry in entries.suffix(historyLimit) { add_history(entry) }
+        lastHistoryLine = entries.last
+        // Say at once, not only at exit, that this session's lines will be lost.
+        if let problem = file.writeProblem() { reportHistoryFailure(problem) }
     }
 
     /// Adds a typed line (trailing blanks, e.g. left by completion, removed)
@@ -32,14 +30,32 @@ extension ReadlineTerminal {
         if let historyFilter, !historyFilter(typed) { return }
         add_history(entry)
         lastHistoryLine = entry
+        sessionHistory.append(entry)
     }
 
+    /// Merges this session's lines into the file (another instance may have
+    /// saved since we loaded it).
     func saveHistory() {
-        guard let historyFile else { return }
-        let path = historyFile.path
-        if write_history(path) == 0 {
-            _ = history_truncate_file(path, Int32(clamping: historyLimit))
+        guard let file = historyStore, !sessionHistory.isEmpty else { return }
+        do throws(HistoryFile.SaveError) {
+            try file.save(adding: sessionHistory)
+            sessionHistory = []
+        } catch {
+            reportHistoryFailure(error)
         }
+    }
+
+    var historyStore: HistoryFile? {
+        historyFile.map { HistoryFile(url: $0, limit: historyLimit) }
+    }
+
+    /// Once per terminal, on its own line above the prompt (or where the
+    /// cursor is once the prompt is gone).
+    func reportHistoryFailure(_ error: HistoryFile.SaveError) {
+        guard !historyFailureReported, let output else { return }
+        historyFailureReported = true
+        output.write("warning: \(TextSanitizer.sanitize(error.description, maximumLength: 1000))\r\n")
+        output.flush()
     }
 
     // MARK: - Completion

@@ -24,6 +24,15 @@ extension ReadlineTerminal {
             MainActor.assumeIsolated {
                 guard let self, self.phase == .reading else { return }
                 rl_callback_read_char()
+                self.enforceLineLimit()
+                // Typed-ahead keys in one go (a call may read just one), within
+                // a bound so that signals and output still get their turn.
+                var budget = 4096
+                while budget > 0, self.phase == .reading, self.readSource != nil, self.hasPendingInput {
+                    rl_callback_read_char()
+                    self.enforceLineLimit()
+                    budget -= 1
+                }
             }
         }
         readSource = source
@@ -40,10 +49,47 @@ extension ReadlineTerminal {
         }
     }
 
+    /// Whether keys are waiting to be read on the terminal.
+    var hasPendingInput: Bool {
+        var descriptor = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
+    }
+
+    /// Keeps the line within `InputLine.maximumBytes`: what goes past it is
+    /// cut (at a character boundary) with a bell, and Enter will refuse the
+    /// line with a message. A stray 100 KB paste thus never becomes a
+    /// search, never reaches history, and readline never redraws a line of
+    /// 100,000 characters after every key.
+    func enforceLineLimit() {
+        let wasOverlong = overlongLineBytes != nil
+        cutOverlongLine()
+        if !wasOverlong, overlongLineBytes != nil { rl_ding() }
+    }
+
+    /// Cuts the line back to the limit, counting what was cut.
+    private func cutOverlongLine() {
+        guard phase == .reading, rl_end > InputLine.maximumBytes, let buffer = rl_line_buffer else { return }
+        let bytes = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
+        var cut = InputLine.maximumBytes
+        while cut > 0, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }  // not inside a UTF-8 sequence
+        overlongLineBytes = (overlongLineBytes ?? cut) + Int(rl_end) - cut
+        rl_delete_text(Int32(cut), rl_end)
+        rl_point = min(rl_point, rl_end)
+        rl_mark = min(rl_mark, rl_end)
+    }
+
+    /// Enter may come in the same read as the keys before it: they are cut
+    /// and counted first, so `handleLine` knows the line went over.
     func prepareToAccept() {
-        guard phase == .reading, statusShown else { return }
+        guard phase == .reading else { return }
+        cutOverlongLine()
+        guard statusShown else { return }
         hidePrompt()
         rl_forced_update_display()
+    }
+
+    func forgetOverlongLine() {
+        overlongLineBytes = nil
     }
 
     func handleLine(_ pointer: UnsafeMutablePointer<CChar>?) {
@@ -57,10 +103,16 @@ extension ReadlineTerminal {
         }
         let line = String(cString: pointer)
         free(pointer)
-        recordHistory(line)
-        phase = .inLineHandler
-        handlers.onLine(line)
-        guard phase == .inLineHandler else { return }  // stop() was called
+        if let length = overlongLineBytes ?? (line.utf8.count > InputLine.maximumBytes ? line.utf8.count : nil) {
+            forgetOverlongLine()
+            phase = .inLineHandler
+            print(InputLine.tooLongMessage(bytes: length))
+        } else {
+            recordHistory(line)
+            phase = .inLineHandler
+            handlers.onLine(line)
+            guard phase == .inLineHandler else { return }  // stop() was called
+        }
         phase = .reading
         // Readline shows the prompt once this returns; the status goes above it.
         if let status, let output {
@@ -142,6 +194,7 @@ extension ReadlineTerminal {
         rl_replace_line("", 1)
         rl_point = 0
         rl_mark = 0
+        forgetOverlongLine()
         rl_forced_update_display()
         output?.flush()
         handlers.onInterrupt()

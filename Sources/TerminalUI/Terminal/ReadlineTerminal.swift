@@ -53,6 +53,12 @@ public final class ReadlineTerminal: Terminal {
     var readSource: DispatchSourceRead?
     var signalWatcher: SignalWatcher?
     var lastHistoryLine: String?
+    /// Lines added this session, merged into the file on stop.
+    var sessionHistory: [String] = []
+    var historyFailureReported = false
+    /// Set once the line being typed went over `InputLine.maximumBytes`: how
+    /// long it got (at least). Enter then refuses it.
+    var overlongLineBytes: Int?
     var pendingMatches: [String] = []
     var nextMatch = 0
 
@@ -131,6 +137,7 @@ public final class ReadlineTerminal: Terminal {
         rl_completion_display_matches_hook = { matches, count, _ in
             MainActor.assumeIsolated { ReadlineBridge.active?.displayMatches(matches, count: Int(count)) }
         }
+        ReadlineBridge.installHooks()
 
         loadHistory()
         if let status {
@@ -170,6 +177,7 @@ public final class ReadlineTerminal: Terminal {
         readSource = nil
         signalWatcher?.cancel()
         signalWatcher = nil
+        ReadlineBridge.removeHooks()
         saveHistory()
         rl_instream = flickr_stdin_stream()
         rl_outstream = flickr_stdout_stream()

@@ -85,3 +85,15 @@ extension Terminal {
     public func pauseInput() {}
     public func resumeInput() {}
 }
+
+/// The limit on one line of input, shared by both terminals.
+public enum InputLine {
+    /// Longest line accepted, in UTF-8 bytes. A longer one (a stray paste)
+    /// is refused with a message: never searched, never kept in history.
+    public static let maximumBytes = 4096
+
+    static func tooLongMessage(bytes: Int) -> String {
+        "That line is too long (\(bytes) bytes; at most \(maximumBytes)): nothing was sent or saved."
+    }
+
+}

@@ -44,6 +44,23 @@ import Testing
         #expect(await events(reading: [0x63, 0xFF, 0x61, 0x74, 0x0A]) == ["line:c\u{FFFD}at", "eof"])
     }
 
+    /// A script that feeds a huge line gets a message instead of a search
+    /// carrying it, and the next line goes through.
+    @Test func aLineOverTheLimitIsRefusedAndTheNextOneDelivered() async {
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        defer { terminal.stop() }
+        let recorder = Recorder()
+        terminal.run(prompt: "", handlers: recorder.handlers)
+        let exact = String(repeating: "y", count: InputLine.maximumBytes)
+        input.write(String(repeating: "x", count: 100_000) + "\r\n" + exact + "\nkittens\n")
+        input.closeWriteEnd()
+        #expect(await poll { recorder.events.last == "eof" })
+        #expect(recorder.events == ["line:\(exact)", "line:kittens", "eof"])
+        #expect(output.readAvailable() == "That line is too long (100000 bytes; at most 4096): nothing was sent or saved.\n")
+    }
+
     @Test func pausedInputKeepsLinesUntilResumed() async {
         let input = PipePair()
         let output = PipePair()

@@ -28,7 +28,7 @@ import TestSupport
     }
 
     /// Opens a pty, starts a terminal on it and waits for the prompt.
-    private func start(
+    func start(
         _ pty: PseudoTerminal, _ events: Events, historyFile: URL? = nil,
         historyFilter: (@MainActor (String) -> Bool)? = nil
     ) async throws -> ReadlineTerminal {
@@ -42,7 +42,7 @@ import TestSupport
 
     /// Runs `body` with a terminal at its prompt on a fresh pty; afterwards
     /// stops the terminal (a second `stop()` is harmless) and closes the pty.
-    private func withTerminal(
+    func withTerminal(
         columns: Int = 80, rows: Int = 24, historyFile: URL? = nil,
         historyFilter: (@MainActor (String) -> Bool)? = nil,
         _ body: (PseudoTerminal, Events, ReadlineTerminal) async throws -> Void
@@ -351,3 +351,4 @@ import TestSupport
         #expect(unsafeBitCast(before, to: Int.self) == unsafeBitCast(after, to: Int.self))
     }
 }
+

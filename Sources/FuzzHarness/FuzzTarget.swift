@@ -1,0 +1,70 @@
+import Foundation
+
+/// libFuzzer's entry for a program that has its own `main`: it parses the
+/// options and corpus folders in `argv` and calls `callback` once per input.
+@_silgen_name("LLVMFuzzerRunDriver")
+func LLVMFuzzerRunDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+) -> Int32
+
+/// libFuzzer's runtime refers to this symbol even when the driver is started
+/// through `LLVMFuzzerRunDriver`; it runs the selected target too.
+@_cdecl("LLVMFuzzerTestOneInput")
+func fuzzTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    FuzzTarget.runSelected(bytes, count)
+}
+
+/// One thing fed with fuzzed bytes: code that reads input from outside (a
+/// server, a title, the keyboard, an image file).
+///
+/// `run` must not crash, hang or trip the address sanitizer on any input,
+/// and checks the promises its subject makes about the result (sanitised
+/// text holds no control characters, and so on); a broken promise is a
+/// `fatalError`, which libFuzzer reports as a crash with the input saved.
+struct FuzzTarget: Sendable {
+    let name: String
+    /// Seeds beyond the recorded answers Scripts/fuzz copies in.
+    let seeds: @Sendable () throws -> [(name: String, bytes: Data)]
+    let run: @Sendable (Data) -> Void
+
+    static let all: [FuzzTarget] = [
+        FlickrTargets.json, FlickrTargets.jsonp, FlickrTargets.xml, FlickrTargets.details,
+        FlickrTargets.shutterstock, TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
+    ]
+
+    static func named(_ name: String) -> FuzzTarget? {
+        all.first { $0.name == name }
+    }
+
+    /// Set once by main before libFuzzer starts; libFuzzer calls back on that
+    /// one thread only.
+    nonisolated(unsafe) static var selected: FuzzTarget?
+
+    static func runSelected(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+        guard let selected else { return 0 }
+        // No copy: an overread of libFuzzer's exact-size buffer is what the
+        // address sanitizer should see.
+        let data = bytes.map { Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: $0), count: count, deallocator: .none) } ?? Data()
+        selected.run(data)
+        return 0
+    }
+
+    func writeSeeds(to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for seed in try seeds() {
+            try seed.bytes.write(to: folder.appendingPathComponent("seed-" + seed.name))
+        }
+    }
+}
+
+/// Fails the run (libFuzzer saves the input) when a promise is broken.
+func require(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String) {
+    if !condition() { fatalError(message()) }
+}
+
+extension Data {
+    /// Seeds written as text.
+    static func text(_ string: String) -> Data { Data(string.utf8) }
+}

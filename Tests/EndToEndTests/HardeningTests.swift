@@ -1,0 +1,79 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Sandbox
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// The real binary where two windows share a HOME, and where Ctrl-C
+    /// cuts output short.
+    @Suite("Hardening")
+    struct Hardening {
+        /// Each instance merges its own lines into the file when it quits, so
+        /// the one quitting last no longer overwrites the other's.
+        @Test func twoInstancesOnOneHomeKeepEachOthersHistory() async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(5))) { sandbox in
+                let one = try FlickrApp(sandbox: sandbox)
+                let two = try FlickrApp(apiURL: one.apiURL, home: one.home)
+                let first = try one.launch()
+                try await first.waitForFirstListing()
+                let second = try two.launch()
+                try await second.waitForFirstListing()
+
+                var mark = first.mark()
+                try await first.enter("kittens from one")
+                try await first.waitForHeader(page: 1, after: mark)
+                mark = second.mark()
+                try await second.enter("sunset from two")
+                try await second.waitForHeader(page: 1, after: mark)
+
+                #expect(try await first.quit() == .exited(0))
+                #expect(try await second.quit() == .exited(0))
+                let file = one.stateDirectory.appendingPathComponent("flickr/history")
+                let lines = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                #expect(lines.contains("kittens from one"), "\(lines)")
+                #expect(lines.contains("sunset from two"), "\(lines)")
+            }
+        }
+
+        /// `search --json` interrupted (SIGINT, as Ctrl-C sends) mid-listing:
+        /// what it wrote ends on a whole line, and every line is whole JSON.
+        @Test func searchJSONCutBySIGINTEndsOnAWholeLine() async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(60))) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: try Binaries.flickr)
+                process.arguments = ["search", "kittens", "--json", "--pages", "40", "--per-page", "20"] + app.providerArguments
+                process.environment = app.environment
+                let pipe = Pipe()
+                process.standardOutput = pipe
+                process.standardError = FileHandle.nullDevice
+                process.standardInput = FileHandle.nullDevice
+                let output = NIOLockedValueBox<(bytes: [UInt8], closed: Bool)>(([], false))
+                let reader = Thread {
+                    while true {
+                        let data = pipe.fileHandleForReading.availableData
+                        output.withLockedValue { data.isEmpty ? ($0.closed = true) : $0.bytes.append(contentsOf: data) }
+                        if data.isEmpty { return }
+                    }
+                }
+                try process.run()
+                reader.start()
+                try await eventually("a few pages of JSON lines") {
+                    output.withLockedValue { $0.bytes.count { $0 == UInt8(ascii: "\n") } } > 50
+                }
+                process.interrupt()
+                try await eventually("the listing to end") { output.withLockedValue(\.closed) && !process.isRunning }
+                #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0,
+                        "SIGINT did not stop the listing")
+
+                let text = String(decoding: output.withLockedValue(\.bytes), as: UTF8.self)
+                #expect(text.hasSuffix("\n"), "cut mid-line: …\(text.suffix(120).debugDescription)")
+                for line in text.split(separator: "\n") {
+                    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    #expect(object?["id"] != nil, "not a whole JSON line: \(line.prefix(120).debugDescription)")
+                }
+            }
+        }
+    }
+}
