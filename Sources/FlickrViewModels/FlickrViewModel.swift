@@ -41,10 +41,7 @@ public final class FlickrViewModel {
 
     /// The service's name for headers and banners ("Flickr", "Shutterstock (sandbox)").
     public var providerName: String { provider.displayName }
-    /// What `/provider` can switch to, the current one included.
-    public var providerChoices: [String] { services.map(\.provider.service.rawValue) }
-
-    private let services: [ServiceSetup]
+    let services: [ServiceSetup]
     private let pipeline: ImageDownloadManager
     private(set) var provider: any PhotoProvider
     private(set) var perPage: Int
@@ -60,19 +57,6 @@ public final class FlickrViewModel {
     private var generation = 0
     private var cellTokens: [ObservationToken] = []
 
-    /// One service the app can search, with its page size and saved session.
-    public struct ServiceSetup {
-        public let provider: any PhotoProvider
-        public let perPage: Int
-        public let sessionStore: SessionStore?
-
-        public init(provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil) {
-            self.provider = provider
-            self.perPage = perPage
-            self.sessionStore = sessionStore
-        }
-    }
-
     /// - Parameter services: what the app can search, the one to start with first.
     public init(services: [ServiceSetup], pipeline: ImageDownloadManager) {
         precondition(!services.isEmpty, "FlickrViewModel needs a provider")
@@ -84,17 +68,6 @@ public final class FlickrViewModel {
         self.factory = ImageModelFactory(provider: first.provider, pipeline: pipeline)
         // Set last: the failure report needs `self`.
         session = makeSession(first)
-    }
-
-    public convenience init(
-        provider: any PhotoProvider,
-        pipeline: ImageDownloadManager,
-        perPage: Int = 30,
-        sessionStore: SessionStore? = nil
-    ) {
-        self.init(
-            services: [ServiceSetup(provider: provider, perPage: perPage, sessionStore: sessionStore)],
-            pipeline: pipeline)
     }
 
     private func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
