@@ -7,21 +7,69 @@ import Binding
 extension ImageModel {
     /// Waits until every cell of `row` settled, or until no cell of `watched`
     /// (the row's whole page) changed state for `quiet`. Returns the cells of
-    /// `row` still pending, in order (empty when all settled).
+    /// `row` still pending, in order (empty when all settled). Ends the
+    /// moment the last cell settles: no polling delay.
     public static func settle(
         _ row: [ImageModel], watching watched: [ImageModel], orQuietFor quiet: Duration
     ) async -> [ImageModel] {
-        let clock = ContinuousClock()
-        var lastChange = clock.now
-        let tokens = (watched + row).map { cell in
-            cell.state.observeChanges { _ in lastChange = clock.now }
+        let wait = SettleWait(row: row, quiet: quiet)
+        if !wait.isDone {
+            await withCheckedContinuation { continuation in
+                wait.start(continuation, watching: watched)
+            }
         }
-        defer { for token in tokens { token.cancel() } }
-        let step = min(quiet / 4, .milliseconds(50))
-        while true {
-            let pending = row.filter { !$0.state.value.isSettled }
-            if pending.isEmpty || clock.now - lastChange >= quiet || Task.isCancelled { return pending }
-            try? await Task.sleep(for: step)
+        return row.filter { !$0.state.value.isSettled }
+    }
+}
+
+/// One `settle` call's bookkeeping: the observations, the time of the last
+/// change, and a timer that ends the wait after `quiet` without one.
+@MainActor
+private final class SettleWait {
+    private let row: [ImageModel]
+    private let quiet: Duration
+    private let clock = ContinuousClock()
+    private lazy var lastChange = clock.now
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var tokens: [ObservationToken] = []
+    private var timer: Task<Void, Never>?
+
+    init(row: [ImageModel], quiet: Duration) {
+        self.row = row
+        self.quiet = quiet
+    }
+
+    var isDone: Bool { row.allSatisfy { $0.state.value.isSettled } }
+
+    func start(_ continuation: CheckedContinuation<Void, Never>, watching watched: [ImageModel]) {
+        self.continuation = continuation
+        lastChange = clock.now
+        tokens = (watched + row).map { cell in
+            cell.state.observeChanges { [weak self] _ in self?.changed() }
         }
+        timer = Task { [weak self] in await self?.watchForQuiet() }
+    }
+
+    private func changed() {
+        lastChange = clock.now
+        if isDone { finish() }
+    }
+
+    private func watchForQuiet() async {
+        while continuation != nil, !Task.isCancelled {
+            let remaining = quiet - (clock.now - lastChange)
+            if remaining <= .zero { break }
+            try? await Task.sleep(for: remaining)
+        }
+        finish()
+    }
+
+    private func finish() {
+        guard let continuation else { return }
+        self.continuation = nil
+        for token in tokens { token.cancel() }
+        tokens = []
+        timer?.cancel()
+        continuation.resume()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Testing
+import TestSupport
 @testable import FlickrKit
 
 /// `ShutterstockProvider` over real loopback HTTP when the service fails:
@@ -76,6 +77,18 @@ import Testing
             #expect(server.requests.count == 1)
             let text = try #require(error).description
             #expect(text.contains("per_page"), "\(text)")
+        }
+    }
+
+    @Test func cancellingASearchEndsItAtOnceAsCancelled() async throws {
+        try await withProvider([.headThenSilence(contentLength: 500)]) { provider, server, waits in
+            let search = Task { try await provider.search("pier", page: 1, perPage: 1) }
+            try await eventually("the request reached the server") { server.requests.count == 1 }
+            search.cancel()
+            let error = await #expect(throws: ShutterstockError.self) { try await search.value }
+            #expect(error == .network(.cancelled))
+            #expect(server.requests.count == 1, "a cancelled search is not retried")
+            #expect(waits.all.isEmpty)
         }
     }
 }
