@@ -8,6 +8,7 @@
 
 import Foundation
 import Glibc
+import TestSupport
 
 /// glibc's POSIX_SPAWN_SETSID (2.26+), which the Glibc module does not export.
 private let spawnSetSID: Int32 = 0x80
@@ -19,6 +20,7 @@ final class RawTerminal {
     /// Where each read ended and when it happened.
     private var reads: [(end: Int, at: ContinuousClock.Instant)] = []
     private var exited = false
+    private let responder = TerminalResponder(TerminalResponder.Answers())
 
     init(executable: String, arguments: [String], environment: [String: String], columns: Int, rows: Int) throws {
         var controller: Int32 = -1
@@ -84,6 +86,11 @@ final class RawTerminal {
             guard count > 0 else { return }
             bytes.append(contentsOf: buffer[0..<count])
             reads.append((bytes.count, ContinuousClock.now))
+            // Answer the app's start-up probe as an xterm-like terminal does
+            // at once; without an answer the app would wait out its timeout.
+            if let reply = responder.reply(to: buffer[0..<count]) {
+                _ = reply.withUnsafeBytes { Glibc.write(controller, $0.baseAddress, $0.count) }
+            }
         }
     }
 
