@@ -190,11 +190,26 @@ public final class ReadlineTerminal: Terminal {
 
     // MARK: - Output
 
+    /// `text` with every line ending as CR LF (the terminal is in raw mode
+    /// while readline reads) and a final line ending; one pass over the
+    /// bytes, since a page of thumbnails is hundreds of kilobytes.
+    nonisolated static func terminalLines(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count + text.utf8.count / 32 + 2)
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == 0x0A, previous != 0x0D { bytes.append(0x0D) }
+            bytes.append(byte)
+            previous = byte
+        }
+        if !(bytes.count >= 2 && bytes[bytes.count - 2] == 0x0D && previous == 0x0A) { bytes += [0x0D, 0x0A] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public func print(_ text: String) {
         guard let output = output ?? TerminalOutput(fileDescriptor: outputDescriptor) else { return }
         if self.output == nil { self.output = output }
-        var lines = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
-        if !lines.hasSuffix("\r\n") { lines += "\r\n" }
+        let lines = Self.terminalLines(text)
         if phase == .reading {
             hidePrompt()
             output.write(lines)
