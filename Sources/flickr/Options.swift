@@ -61,7 +61,7 @@ struct ProviderOptions: ParsableArguments {
             if alsoOthers {
                 for service in PhotoService.allCases where service != provider {
                     do {
-                        providers.append(try await connector.provider(for: service))
+                        providers.append(try await connector.provider(for: service, deferred: true))
                     } catch {
                         connector.notes.append("/provider \(service.rawValue) is unavailable: \(userMessage(for: error))")
                     }
@@ -69,9 +69,10 @@ struct ProviderOptions: ParsableArguments {
             }
             return ServiceConnection(
                 providers: providers, network: network, sandbox: connector.sandbox,
+                sandboxURL: await connector.sandbox.started?.baseURL,
                 sandboxed: connector.sandboxed, notes: connector.notes)
         } catch {
-            await connector.sandbox?.shutdown()
+            await connector.sandbox.shutdown()
             await network.shutdown()
             if let error = error as? ValidationError { throw error }
             if let error = error as? CommandFailure { throw error }
@@ -93,7 +94,9 @@ struct ProviderOptions: ParsableArguments {
 struct ServiceConnection: Sendable {
     let providers: [any PhotoProvider]
     let network: NetworkManager
-    let sandbox: SandboxServer?
+    let sandbox: EmbeddedSandbox
+    /// Where the sandbox listens, when it was started for the chosen service.
+    let sandboxURL: URL?
     /// Services answered by the sandbox.
     let sandboxed: Set<PhotoService>
     /// Remarks for the banner (a service left out, and why).
@@ -104,9 +107,9 @@ struct ServiceConnection: Sendable {
     /// The banner: which service, and whether it is synthetic.
     var banner: String {
         var lines: [String]
-        if let sandbox, sandboxed.contains(provider.service) {
+        if let sandboxURL, sandboxed.contains(provider.service) {
             lines = [
-                "No \(provider.service.name) credentials: searching the embedded sandbox (synthetic photos, \(sandbox.baseURL.absoluteString)).",
+                "No \(provider.service.name) credentials: searching the embedded sandbox (synthetic photos, \(sandboxURL.absoluteString)).",
                 Self.howToUseTheRealService(provider.service),
             ]
         } else {
@@ -133,7 +136,7 @@ struct ServiceConnection: Sendable {
 
     func close() async {
         await network.shutdown()
-        await sandbox?.shutdown()
+        await sandbox.shutdown()
     }
 }
 

@@ -3,13 +3,15 @@ import FlickrKit
 import Foundation
 import Sandbox
 
-/// Builds one provider per service from the options and the environment,
-/// starting the embedded sandbox once, for whichever services need it.
+/// Builds one provider per service from the options and the environment.
+/// Services without credentials or URL are served by the one embedded
+/// sandbox: started now for the chosen service, and on first use for the
+/// others (`deferred`), so a launch never pays for a server it does not use.
 struct ServiceConnector {
     let options: ProviderOptions
     let environment: [String: String]
     let network: NetworkManager
-    private(set) var sandbox: SandboxServer?
+    let sandbox = EmbeddedSandbox()
     private(set) var sandboxed: Set<PhotoService> = []
     var notes: [String] = []
 
@@ -19,12 +21,7 @@ struct ServiceConnector {
         self.network = network
     }
 
-    /// The embedded sandbox prefers one fixed loopback port, so image URLs
-    /// (the cache keys) stay the same from run to run and the last session's
-    /// thumbnails come from the disk cache; another free port if it is taken.
-    static let preferredSandboxPort = 47_839
-
-    mutating func provider(for service: PhotoService) async throws -> any PhotoProvider {
+    mutating func provider(for service: PhotoService, deferred: Bool = false) async throws -> any PhotoProvider {
         // --api-url belongs to the chosen service; the others read their variable.
         let urlOption = service == options.provider ? options.apiURL : nil
         switch service {
@@ -32,10 +29,13 @@ struct ServiceConnector {
             let key = try FlickrProvider.apiKey(option: options.apiKey, environment: environment)
             let urlText = urlOption ?? nonEmpty(environment["FLICKR_API_URL"])
             guard key != nil || urlText != nil else {
-                let server = try await startSandbox(for: .flickr)
-                return FlickrProvider(
-                    apiKey: "sandbox", endpoint: server.restURL, imageHost: server.baseURL,
-                    network: network, displayName: "Flickr (sandbox)")
+                let (sandbox, network) = (self.sandbox, self.network)
+                return try await sandboxed(.flickr, deferred: deferred, maxResults: FlickrProvider.resultCap) {
+                    let server = try await sandbox.server()
+                    return FlickrProvider(
+                        apiKey: "sandbox", endpoint: server.restURL, imageHost: server.baseURL,
+                        network: network, displayName: "Flickr (sandbox)")
+                }
             }
             let endpoint = try url(urlText ?? FlickrProvider.defaultEndpoint.absoluteString, variable: "FLICKR_API_URL")
             // Flickr and its mirrors serve images from Flickr's static host
@@ -51,10 +51,13 @@ struct ServiceConnector {
                     throw ShutterstockError.credentials(
                         "\(ShutterstockProvider.baseURLVariable) or --api-url is set but no credentials are: set SHUTTERSTOCK_API_TOKEN, or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET.")
                 }
-                let server = try await startSandbox(for: .shutterstock)
-                return ShutterstockProvider(
-                    credentials: try .token("sandbox"), baseURL: server.baseURL, network: network,
-                    displayName: "Shutterstock (sandbox)")
+                let (sandbox, network) = (self.sandbox, self.network)
+                return try await sandboxed(.shutterstock, deferred: deferred, maxResults: nil) {
+                    let server = try await sandbox.server()
+                    return ShutterstockProvider(
+                        credentials: try .token("sandbox"), baseURL: server.baseURL, network: network,
+                        displayName: "Shutterstock (sandbox)")
+                }
             }
             let base = try url(urlText ?? ShutterstockProvider.defaultBaseURL.absoluteString, variable: ShutterstockProvider.baseURLVariable)
             return ShutterstockProvider(
@@ -63,24 +66,15 @@ struct ServiceConnector {
         }
     }
 
-    private mutating func startSandbox(for service: PhotoService) async throws -> SandboxServer {
+    /// The sandbox's stand-in for `service`: made now, or on first use.
+    private mutating func sandboxed(
+        _ service: PhotoService, deferred: Bool, maxResults: Int?,
+        make: @escaping @Sendable () async throws -> any PhotoProvider
+    ) async throws -> any PhotoProvider {
         sandboxed.insert(service)
-        if let sandbox { return sandbox }
-        var configuration = SandboxConfiguration()
-        configuration.port = Self.preferredSandboxPort
-        let server: SandboxServer
-        do {
-            if let preferred = try? await SandboxServer.start(configuration) {
-                server = preferred
-            } else {
-                configuration.port = 0
-                server = try await SandboxServer.start(configuration)
-            }
-        } catch {
-            throw CommandFailure(message: "Could not start the embedded sandbox: \(error)")
-        }
-        sandbox = server
-        return server
+        guard deferred else { return try await make() }
+        return DeferredProvider(
+            service: service, displayName: "\(service.name) (sandbox)", maxResults: maxResults, make: make)
     }
 
     private func url(_ text: String, variable: String) throws -> URL {
@@ -92,5 +86,43 @@ struct ServiceConnector {
 
     private func nonEmpty(_ value: String?) -> String? {
         value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// The embedded sandbox, started at most once, by whichever provider needs
+/// it first.
+actor EmbeddedSandbox {
+    /// The embedded sandbox prefers one fixed loopback port, so image URLs
+    /// (the cache keys) stay the same from run to run and the last session's
+    /// thumbnails come from the disk cache; another free port if it is taken.
+    static let preferredPort = 47_839
+
+    private var starting: Task<SandboxServer, any Error>?
+    /// The server, once started.
+    private(set) var started: SandboxServer?
+
+    func server() async throws -> SandboxServer {
+        let task = starting ?? Task { try await Self.start() }
+        starting = task
+        let server = try await task.value
+        started = server
+        return server
+    }
+
+    func shutdown() async {
+        guard let starting else { return }
+        if let server = try? await starting.value { await server.shutdown() }
+    }
+
+    private static func start() async throws -> SandboxServer {
+        var configuration = SandboxConfiguration()
+        configuration.port = preferredPort
+        if let preferred = try? await SandboxServer.start(configuration) { return preferred }
+        configuration.port = 0
+        do {
+            return try await SandboxServer.start(configuration)
+        } catch {
+            throw CommandFailure(message: "Could not start the embedded sandbox: \(error)")
+        }
     }
 }

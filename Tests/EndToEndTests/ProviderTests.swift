@@ -96,6 +96,24 @@ extension EndToEnd {
             }
         }
 
+        /// Without Shutterstock credentials, `/provider shutterstock` gets the
+        /// embedded sandbox, started only then.
+        @Test func switchingToAServiceWithoutCredentialsUsesTheSandbox() async throws {
+            try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let process = try app.launch()
+                try await process.waitForFirstListing()
+                #expect(!process.outputText.contains("embedded sandbox"), "Flickr has a key: no sandbox yet")
+                let mark = process.mark()
+                try await process.enter("/provider shutterstock")
+                try await process.waitFor(text: "Now searching Shutterstock (sandbox)", after: mark)
+                try await process.enter("kittens")
+                _ = try await process.waitForHeader(page: 1, after: mark)
+                #expect(process.text(since: mark).contains("Shutterstock (sandbox) · “kittens”"), "\(process.text(since: mark))")
+                #expect(try await process.quit() == .exited(0))
+            }
+        }
+
         @Test func infoPrintsTheDetailsAsTextAndJSON() async throws {
             try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox)
