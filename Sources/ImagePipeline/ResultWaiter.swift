@@ -6,10 +6,14 @@ import NIOConcurrencyHelpers
 final class ResultWaiter: Sendable {
     typealias Continuation = CheckedContinuation<Result<ImageResponse, ImageLoadError>, Never>
 
+    /// `request` holds its subscriber, whose handler holds this waiter: the
+    /// request is let go once the result is in, or the pair would keep each
+    /// other (and the operation) alive for ever.
     private struct State {
         var continuation: Continuation?
         var request: ImageRequest?
         var cancelled = false
+        var finished = false
     }
 
     private let state = NIOLockedValueBox(State())
@@ -26,20 +30,26 @@ final class ResultWaiter: Sendable {
 
     func attach(_ request: ImageRequest) {
         let cancelled = state.withLockedValue { state in
-            state.request = request
+            // A cache hit can finish before the request is attached.
+            if !state.finished { state.request = request }
             return state.cancelled
         }
         if cancelled { request.cancel() }
     }
 
     func finish(_ result: Result<ImageResponse, ImageLoadError>) {
-        state.withLockedValue { $0.continuation.take() }?.resume(returning: result)
+        let continuation = state.withLockedValue { state in
+            state.finished = true
+            state.request = nil
+            return state.continuation.take()
+        }
+        continuation?.resume(returning: result)
     }
 
     func cancel() {
         let (continuation, request) = state.withLockedValue { state in
             state.cancelled = true
-            return (state.continuation.take(), state.request)
+            return (state.continuation.take(), state.request.take())
         }
         request?.cancel()
         continuation?.resume(returning: .failure(.cancelled))

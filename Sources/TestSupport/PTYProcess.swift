@@ -93,15 +93,21 @@ public final class PTYProcess: Sendable {
 
     /// A minimal, predictable environment for a child: PATH and HOME from
     /// this process, an xterm with 256 colours, a UTF-8 locale.
+    /// Sanitizer settings pass through, so that a sanitized app started by a
+    /// test reports where Scripts/sanitize looks, with its suppressions.
     public static func baseEnvironment() -> [String: String] {
         let current = ProcessInfo.processInfo.environment
-        return [
+        var environment = [
             "PATH": current["PATH"] ?? "/usr/local/bin:/usr/bin:/bin",
             "HOME": current["HOME"] ?? "/tmp",
             "TERM": "xterm-256color",
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
         ]
+        for name in ["ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "SWIFT_BACKTRACE"] {
+            if let value = current[name] { environment[name] = value }
+        }
+        return environment
     }
 
     // MARK: - Output

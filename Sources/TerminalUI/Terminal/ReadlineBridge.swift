@@ -49,10 +49,16 @@ enum ReadlineBridge {
         rl_prep_term_function = rl_prep_terminal
     }
 
-    /// A copy readline may keep for the rest of the process.
+    /// A copy readline may keep for the rest of the process; one per
+    /// distinct text, so starting terminals again does not pile up copies.
     static func persistentCString(_ text: String) -> UnsafePointer<CChar>? {
-        UnsafePointer(strdup(text))
+        if let kept = persistentCStrings[text] { return kept }
+        let copy = UnsafePointer(strdup(text))
+        persistentCStrings[text] = copy
+        return copy
     }
+
+    private static var persistentCStrings: [String: UnsafePointer<CChar>?] = [:]
 
     /// Readline decides at its first initialisation whether input is UTF-8;
     /// in the "C" locale it would echo "é" as octal escapes. Use the
