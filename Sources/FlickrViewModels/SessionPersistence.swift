@@ -71,9 +71,13 @@ final class SessionPersistence {
     /// image URLs it handed out are rebuilt from the photo ids against this
     /// run's server.
     private func rebased(_ page: PhotoPage, savedBy provider: String) -> PhotoPage {
-        guard provider == "sandbox" else { return page }
+        guard provider.hasSuffix("(sandbox)") else { return page }
         var page = page
-        for index in page.photos.indices { page.photos[index].images = [:] }
+        // Flickr photos rebuild their URLs from their keys; other services'
+        // URLs are kept (the sandbox gets the same port again as a rule).
+        for index in page.photos.indices where page.photos[index].flickr != nil {
+            page.photos[index].images = [:]
+        }
         return page
     }
 }
