@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Testing
 @testable import FlickrKit
 
@@ -8,36 +7,17 @@ import Testing
 @Suite struct FlickrRetryTests {
     static let page = #"{"photos":{"page":1,"pages":1,"perpage":1,"total":1,"photo":[{"id":"5","owner":"9@N00","secret":"abc","server":"7","farm":1,"title":"t"}]},"stat":"ok"}"#
 
-    /// Answers with `failures` in turn, then with a good page.
-    private func scripted(_ failures: [ScriptedReply]) -> @Sendable (ReceivedRequest) -> ScriptedReply {
-        let served = NIOLockedValueBox(0)
-        return { _ in
-            let index = served.withLockedValue { count in
-                defer { count += 1 }
-                return count
-            }
-            return index < failures.count ? failures[index] : .text(Self.page)
-        }
-    }
-
     private func withProvider(
         _ failures: [ScriptedReply], idleTimeout: Duration = .seconds(5),
         _ body: (FlickrProvider, LoopbackHTTPServer, RetryPolicyTests.Waits) async throws -> Void
     ) async throws {
-        try await LoopbackHTTPServer.with(scripted(failures)) { server in
-            var configuration = NetworkManager.Configuration()
-            configuration.idleTimeout = idleTimeout
-            let network = NetworkManager(configuration: configuration)
+        var configuration = NetworkManager.Configuration()
+        configuration.idleTimeout = idleTimeout
+        try await LoopbackHTTPServer.failing(failures, then: .text(Self.page), network: configuration) { server, network in
             let waits = RetryPolicyTests.Waits()
             let provider = FlickrProvider(
                 apiKey: "k", endpoint: server.restURL, network: network, retryPolicy: waits.policy())
-            do {
-                try await body(provider, server, waits)
-            } catch {
-                await network.shutdown()
-                throw error
-            }
-            await network.shutdown()
+            try await body(provider, server, waits)
         }
     }
 

@@ -1,3 +1,4 @@
+import FlickrKit
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
@@ -94,6 +95,33 @@ final class LoopbackHTTPServer: Sendable {
         } catch {
             await server.shutdown()
             throw error
+        }
+    }
+
+    /// A server that answers `failures` in turn and then `success`, with a
+    /// `NetworkManager` for it; both are shut down however `body` ends.
+    static func failing<T>(
+        _ failures: [ScriptedReply], then success: ScriptedReply,
+        network configuration: NetworkManager.Configuration = NetworkManager.Configuration(),
+        _ body: (LoopbackHTTPServer, NetworkManager) async throws -> T
+    ) async throws -> T {
+        let served = NIOLockedValueBox(0)
+        return try await with({ _ in
+            let index = served.withLockedValue { count in
+                defer { count += 1 }
+                return count
+            }
+            return index < failures.count ? failures[index] : success
+        }) { server in
+            let network = NetworkManager(configuration: configuration)
+            do {
+                let result = try await body(server, network)
+                await network.shutdown()
+                return result
+            } catch {
+                await network.shutdown()
+                throw error
+            }
         }
     }
 

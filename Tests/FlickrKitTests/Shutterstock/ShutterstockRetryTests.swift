@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 @testable import FlickrKit
@@ -14,26 +13,12 @@ import TestSupport
         _ failures: [ScriptedReply],
         _ body: (ShutterstockProvider, LoopbackHTTPServer, RetryPolicyTests.Waits) async throws -> Void
     ) async throws {
-        let served = NIOLockedValueBox(0)
-        try await LoopbackHTTPServer.with({ _ in
-            let index = served.withLockedValue { count in
-                defer { count += 1 }
-                return count
-            }
-            return index < failures.count ? failures[index] : .text(Self.page)
-        }) { server in
-            let network = NetworkManager()
+        try await LoopbackHTTPServer.failing(failures, then: .text(Self.page)) { server, network in
             let waits = RetryPolicyTests.Waits()
             let provider = ShutterstockProvider(
                 credentials: try .token("secret-token-1"), baseURL: server.baseURL, network: network,
                 retryPolicy: waits.policy())
-            do {
-                try await body(provider, server, waits)
-            } catch {
-                await network.shutdown()
-                throw error
-            }
-            await network.shutdown()
+            try await body(provider, server, waits)
         }
     }
 
