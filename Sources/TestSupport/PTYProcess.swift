@@ -26,6 +26,8 @@ public final class PTYProcess: Sendable {
     private let output: NIOLockedValueBox<Output>
     /// Guards the controller fd's lifetime: writes and the final close.
     private let descriptor: NIOLockedValueBox<Bool>
+    /// 0 while the reader reads, 1 while `pauseReading` holds it back.
+    private let readerGate = ConditionLock(value: 0)
 
     private struct Output {
         var bytes: [UInt8] = []
@@ -89,6 +91,7 @@ public final class PTYProcess: Sendable {
 
     deinit {
         watcher.kill(SIGKILL)
+        resumeReading()
     }
 
     /// A minimal, predictable environment for a child: PATH and HOME from
@@ -262,12 +265,40 @@ public final class PTYProcess: Sendable {
         return result
     }
 
+    // MARK: - A terminal that stops reading
+
+    /// Stops taking the program's output, as a terminal stuck behind a slow
+    /// link would: what it writes piles up in the pty (about 4 KB in the
+    /// line discipline, then up to 64 KB queued), then its writes block.
+    /// A read already under way still delivers its bytes.
+    public func pauseReading() {
+        readerGate.lock()
+        readerGate.unlock(withValue: 1)
+    }
+
+    public func resumeReading() {
+        readerGate.lock()
+        readerGate.unlock(withValue: 0)
+    }
+
+    /// Bytes the program wrote that wait in the controller's line
+    /// discipline (at most about 4 KB; more waits queued behind them).
+    public var unreadOutputBytes: Int {
+        descriptor.withLockedValue { open in
+            var count: Int32 = 0
+            guard open, ioctl(controller, UInt(FIONREAD), &count) == 0 else { return 0 }
+            return Int(count)
+        }
+    }
+
     // MARK: - Reader
 
     private func startReader(responder: TerminalResponder?) {
-        let thread = Thread { [output, descriptor, controller] in
+        let thread = Thread { [output, descriptor, controller, readerGate] in
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
+                readerGate.lock(whenValue: 0)
+                readerGate.unlock()
                 let count = buffer.withUnsafeMutableBytes { read(controller, $0.baseAddress, $0.count) }
                 if count > 0 {
                     output.withLockedValue {

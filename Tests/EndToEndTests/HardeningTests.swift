@@ -36,6 +36,44 @@ extension EndToEnd {
             }
         }
 
+        /// Ctrl-C while a page is being drawn to a terminal that is not
+        /// keeping up (the reader stops, so output queues in the pty): on
+        /// SIGINT the kernel drops queued output unless the tty has NOFLSH,
+        /// which would leave an escape sequence cut in half on the screen.
+        /// Every sequence and character the app wrote must arrive whole.
+        @Test func controlCWhileAPageDrawsLeavesNoCutSequence() async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(5))) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let process = try app.launch()
+                try await process.waitForFirstListing()
+                let mark = process.mark()
+                try process.write("kittens")
+                try await process.waitFor("the typed query on the prompt line") { _, screen in
+                    screen.lines[screen.cursor.row].contains("kittens")
+                }
+                process.pauseReading()
+                try process.write("\r")
+                // The line discipline's buffer is full: the page's drawing
+                // now queues behind it, then blocks the app's writes.
+                try await eventually("the page's output to back up in the pty") {
+                    process.unreadOutputBytes >= 4000
+                }
+                try process.sendControlC()
+                process.resumeReading()
+                try await process.waitFor("the app to answer Ctrl-C") { bytes, _ in
+                    String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self)
+                        .range(of: "cancel", options: .caseInsensitive) != nil
+                }
+                try await process.waitForHeader(page: 1, after: mark)
+                #expect(try await process.quit() == .exited(0))
+
+                let written = process.output(since: mark)
+                #expect(written.count > 16_000, "too little output to have backed up: \(written.count) bytes")
+                let broken = brokenSequences(in: written)
+                #expect(broken.isEmpty, "\(broken.count) cut: \(broken.prefix(5))")
+            }
+        }
+
         /// `search --json` interrupted (SIGINT, as Ctrl-C sends) mid-listing:
         /// what it wrote ends on a whole line, and every line is whole JSON.
         @Test func searchJSONCutBySIGINTEndsOnAWholeLine() async throws {

@@ -221,3 +221,67 @@ func escapeSequences(in bytes: [UInt8]) -> [String] {
     }
     return sequences
 }
+
+/// Where `bytes` stop being a well-formed terminal stream: an escape
+/// sequence cut short (another byte where its next part or its terminator
+/// belongs, or the end), or a UTF-8 character cut in half. Empty when every
+/// sequence and character is whole.
+func brokenSequences(in bytes: [UInt8]) -> [String] {
+    var problems: [String] = []
+    func report(_ what: String, at start: Int) {
+        let shown = String(decoding: bytes[start..<min(start + 24, bytes.count)], as: UTF8.self)
+        problems.append("\(what) at byte \(start): \(PTYProcess.visible(shown))")
+    }
+    var index = 0
+    while index < bytes.count {
+        let start = index
+        let byte = bytes[index]
+        if byte == 0x1B {
+            guard index + 1 < bytes.count else { report("ESC at the end", at: start); break }
+            let kind = bytes[index + 1]
+            index += 2
+            switch kind {
+            case UInt8(ascii: "["):
+                while index < bytes.count, (0x30...0x3F).contains(bytes[index]) { index += 1 }
+                while index < bytes.count, (0x20...0x2F).contains(bytes[index]) { index += 1 }
+                guard index < bytes.count, (0x40...0x7E).contains(bytes[index]) else {
+                    report("CSI cut short", at: start)
+                    continue
+                }
+                index += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+                // A string ends with ST (ESC \); OSC may end with BEL.
+                while index < bytes.count, bytes[index] != 0x1B, !(kind == UInt8(ascii: "]") && bytes[index] == 0x07) {
+                    index += 1
+                }
+                if index < bytes.count, bytes[index] == 0x07 {
+                    index += 1
+                } else if index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\\") {
+                    index += 2
+                } else {
+                    report("string sequence cut short", at: start)
+                }
+            case 0x20...0x2F:
+                while index < bytes.count, (0x20...0x2F).contains(bytes[index]) { index += 1 }
+                guard index < bytes.count, (0x30...0x7E).contains(bytes[index]) else {
+                    report("escape cut short", at: start)
+                    continue
+                }
+                index += 1
+            case 0x30...0x7E:
+                break
+            default:
+                report("ESC followed by \(kind)", at: start)
+            }
+        } else if byte >= 0x80 {
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 0
+            let whole = length > 0 && index + length <= bytes.count
+                && bytes[(index + 1)..<(index + length)].allSatisfy { $0 & 0xC0 == 0x80 }
+            if !whole { report("UTF-8 character cut short", at: start) }
+            index += whole ? length : 1
+        } else {
+            index += 1
+        }
+    }
+    return problems
+}
