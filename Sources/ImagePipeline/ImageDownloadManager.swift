@@ -60,6 +60,13 @@ public final class ImageDownloadManager: Sendable {
         }
     }
 
+    /// A pipeline that goes away takes its work with it: queued transfers
+    /// are dropped and running ones aborted, as `cancelAll` does, so no
+    /// transfer outlives the manager that would have used its bytes.
+    deinit {
+        cancelAll()
+    }
+
     // MARK: - Requests
 
     /// Starts loading `url` (or joins the load already under way) and calls

@@ -92,6 +92,25 @@ import TestSupport
         #expect(pipeline.statistics().cancelled == 1)
     }
 
+    /// Nothing outlives the manager: its running transfer is aborted and
+    /// every request, running or queued, completes as cancelled.
+    @Test func aManagerThatGoesAwayAbortsItsTransfers() async throws {
+        let fetcher = ScriptedImageFetcher(gated: true)
+        var pipeline: ImageDownloadManager? = manager(fetcher)
+        let running = ImageEventRecorder()
+        let queued = ImageEventRecorder()
+        pipeline?.load(testURL("running"), priority: .normal, onEvent: running.handler)
+        pipeline?.load(testURL("queued"), priority: .normal, onEvent: queued.handler)
+        try await eventually(timeout: patience) { fetcher.started.count == 1 }
+        pipeline = nil
+        try await eventually(timeout: patience) { fetcher.cancelled == [testURL("running")] && fetcher.inFlight == 0 }
+        #expect(fetcher.started == [testURL("running")])
+        for recorder in [running, queued] {
+            #expect(recorder.completionCount == 1)
+            if case .failure(.cancelled) = recorder.completion {} else { Issue.record("expected .cancelled, got \(recorder.all)") }
+        }
+    }
+
     @Test func twoRequestersOfOneURLShareOneTransfer() async throws {
         let fetcher = ScriptedImageFetcher(gated: true)
         let pipeline = manager(fetcher, concurrency: 6)
