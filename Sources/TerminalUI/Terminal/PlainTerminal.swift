@@ -79,9 +79,12 @@ public final class PlainTerminal: Terminal {
         deliverPending()
     }
 
+    /// Nothing is delivered after this, and the handlers are let go (they
+    /// often hold whoever holds this terminal).
     public func stop() {
         running = false
         pending = []
+        handlers = TerminalHandlers(onLine: { _ in })
         output?.flush()
     }
 

@@ -100,6 +100,23 @@ import Testing
         #expect(seen == ["one"])
     }
 
+    /// Handlers often hold whoever holds the terminal (the pause test's
+    /// handler holds the terminal itself); stop breaks that cycle.
+    @Test func stopLetsGoOfTheHandlers() {
+        final class Owner: Sendable {}
+        let input = PipePair()
+        let output = PipePair()
+        let terminal = PlainTerminal(input: input.readEnd, output: output.writeEnd)
+        var owner: Owner? = Owner()
+        weak let watched = owner
+        terminal.run(prompt: "", handlers: TerminalHandlers(onLine: { [owner] _ in _ = owner }))
+        owner = nil
+        #expect(watched != nil, "the running terminal holds its handlers")
+        terminal.stop()
+        #expect(watched == nil)
+        input.closeWriteEnd()
+    }
+
     @Test func printWritesPlainLinesWithoutEscapeSequences() {
         let input = PipePair()
         let output = PipePair()
