@@ -41,51 +41,86 @@ public enum ProcessRunner {
         input: String = "",
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        try checkExecutable(executable)
-        ignoreSIGPIPE
-        let stdinPipe = try makePipe()
-        let stdoutPipe = try makePipe()
-        let stderrPipe = try makePipe()
+        let child = try Child(executable, arguments: arguments, environment: environment, input: input)
+        let exited = await child.watcher.waitForExit(timeout: timeout) != nil
+        // The pipes reach EOF once the child (and anything it started) is gone.
+        _ = await poll(timeout: .seconds(10)) { child.outputFinished }
+        return try child.result(exited: exited)
+    }
 
-        let argv = [executable] + arguments
-        let envp = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let pid = withCStringArray(argv) { argvPointers in
-            withCStringArray(envp) { envPointers in
-                cpty_spawn_fds(executable, argvPointers, envPointers, stdinPipe.read, stdoutPipe.write, stderrPipe.write)
-            }
+    /// `run` on the calling thread, for the few callers that cannot await
+    /// (a test trait's condition): quick probes only, with no input.
+    public static func runBlocking(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String] = PTYProcess.baseEnvironment(),
+        timeout: Duration = .seconds(30)
+    ) throws -> Result {
+        let child = try Child(executable, arguments: arguments, environment: environment, input: "")
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while child.watcher.exitStatus == nil || !child.outputFinished {
+            if clock.now >= deadline { break }
+            usleep(2_000)
         }
-        let spawnErrno = errno
-        close(stdinPipe.read)
-        close(stdoutPipe.write)
-        close(stderrPipe.write)
-        guard pid > 0 else {
-            close(stdinPipe.write)
-            close(stdoutPipe.read)
-            close(stderrPipe.read)
-            throw ProcessLaunchError.system("fork", errno: spawnErrno)
-        }
+        return try child.result(exited: child.watcher.exitStatus != nil)
+    }
 
-        let watcher = ChildWatcher(pid: pid)
+    /// A started child, its output pipes read on threads of their own.
+    private struct Child {
+        let executable: String
+        let watcher: ChildWatcher
         let stdout = NIOLockedValueBox(Stream())
         let stderr = NIOLockedValueBox(Stream())
-        startReader(fd: stdoutPipe.read, into: stdout)
-        startReader(fd: stderrPipe.read, into: stderr)
-        startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
 
-        let status = await watcher.waitForExit(timeout: timeout)
-        if status == nil { watcher.kill(SIGKILL) }
-        // The pipes reach EOF once the child (and anything it started) is gone.
-        _ = await poll(timeout: .seconds(10)) {
+        init(_ executable: String, arguments: [String], environment: [String: String], input: String) throws {
+            try checkExecutable(executable)
+            ignoreSIGPIPE
+            let stdinPipe = try makePipe()
+            let stdoutPipe = try makePipe()
+            let stderrPipe = try makePipe()
+
+            let argv = [executable] + arguments
+            let envp = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            let pid = withCStringArray(argv) { argvPointers in
+                withCStringArray(envp) { envPointers in
+                    cpty_spawn_fds(executable, argvPointers, envPointers, stdinPipe.read, stdoutPipe.write, stderrPipe.write)
+                }
+            }
+            let spawnErrno = errno
+            close(stdinPipe.read)
+            close(stdoutPipe.write)
+            close(stderrPipe.write)
+            guard pid > 0 else {
+                close(stdinPipe.write)
+                close(stdoutPipe.read)
+                close(stderrPipe.read)
+                throw ProcessLaunchError.system("fork", errno: spawnErrno)
+            }
+            self.executable = executable
+            watcher = ChildWatcher(pid: pid)
+            startReader(fd: stdoutPipe.read, into: stdout)
+            startReader(fd: stderrPipe.read, into: stderr)
+            startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
+        }
+
+        var outputFinished: Bool {
             stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
         }
-        let result = Result(
-            status: watcher.exitStatus ?? .signalled(SIGKILL),
-            standardOutput: stdout.withLockedValue(\.bytes),
-            standardError: stderr.withLockedValue(\.bytes))
-        guard status != nil else {
-            throw ProcessRunnerError.timedOut(executable: executable, transcript: result.transcript)
+
+        /// What the child wrote and how it ended; a child that has not
+        /// exited is killed, and the run is an error.
+        func result(exited: Bool) throws -> Result {
+            if !exited { watcher.kill(SIGKILL) }
+            let result = Result(
+                status: watcher.exitStatus ?? .signalled(SIGKILL),
+                standardOutput: stdout.withLockedValue(\.bytes),
+                standardError: stderr.withLockedValue(\.bytes))
+            guard exited else {
+                throw ProcessRunnerError.timedOut(executable: executable, transcript: result.transcript)
+            }
+            return result
         }
-        return result
     }
 
     private struct Stream {

@@ -161,25 +161,16 @@ enum Peers {
     }
 
     private static func succeeds(_ executable: String, _ arguments: [String]) -> Bool {
-        run(executable, arguments)?.status == 0
+        run(executable, arguments)?.status == .exited(0)
     }
 
     private static func output(_ executable: String, _ arguments: [String]) -> String? {
-        guard let result = run(executable, arguments), result.status == 0 else { return nil }
-        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let result = run(executable, arguments), result.status == .exited(0) else { return nil }
+        return result.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Synchronous, for test traits (which cannot await); these probes take milliseconds.
-    private static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String)? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private static func run(_ executable: String, _ arguments: [String]) -> ProcessRunner.Result? {
+        try? ProcessRunner.runBlocking(executable, arguments: arguments, environment: environment)
     }
 }
