@@ -42,19 +42,24 @@ public final class ImageRequest: Sendable {
 /// around the handler. A handler that cancels its own request, or causes
 /// another event for it, finds its own thread delivering and neither waits
 /// nor takes `delivery` again (it is not recursive).
+///
+/// Once closed (completed or cancelled) it lets go of the handler, and so of
+/// whatever the handler holds: often the request itself, a cycle otherwise.
 final class Subscriber: Sendable {
+    typealias Handler = @Sendable (ImageLoadEvent) -> Void
+
     private struct State {
-        var closed = false
+        var handler: Handler?
         /// The thread running the handler now, if any.
         var deliveringThread: UInt?
+        var closed: Bool { handler == nil }
     }
 
-    private let handler: @Sendable (ImageLoadEvent) -> Void
     private let delivery = NIOLock()
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
-    init(handler: @escaping @Sendable (ImageLoadEvent) -> Void) {
-        self.handler = handler
+    init(handler: @escaping Handler) {
+        state = NIOLockedValueBox(State(handler: handler))
     }
 
     /// Passes on a progress event unless the subscriber is closed.
@@ -72,9 +77,10 @@ final class Subscriber: Sendable {
     /// or cancelled before).
     func close() -> Bool {
         let me = Self.currentThread()
-        let (wasOpen, reentrant) = state.withLockedValue { state in
-            defer { state.closed = true }
-            return (!state.closed, state.deliveringThread == me)
+        // The handler comes out of the lock and is released after it.
+        let (wasOpen, reentrant, _) = state.withLockedValue { state in
+            defer { state.handler = nil }
+            return (!state.closed, state.deliveringThread == me, state.handler)
         }
         if !reentrant {
             delivery.withLock {}
@@ -97,15 +103,16 @@ final class Subscriber: Sendable {
 
     /// Calls the handler unless closed; the caller holds `delivery`.
     private func callHandler(_ event: ImageLoadEvent, isFinal: Bool, on thread: UInt) {
-        let outer = state.withLockedValue { state -> UInt?? in
-            guard !state.closed else { return nil }
-            if isFinal { state.closed = true }
-            defer { state.deliveringThread = thread }
-            return .some(state.deliveringThread)
+        let call = state.withLockedValue { state -> (handler: Handler, outer: UInt?)? in
+            guard let handler = state.handler else { return nil }
+            let outer = state.deliveringThread
+            if isFinal { state.handler = nil }
+            state.deliveringThread = thread
+            return (handler, outer)
         }
-        guard let outer else { return }
-        handler(event)
-        state.withLockedValue { $0.deliveringThread = outer }
+        guard let call else { return }
+        call.handler(event)
+        state.withLockedValue { $0.deliveringThread = call.outer }
     }
 
     private static func currentThread() -> UInt {

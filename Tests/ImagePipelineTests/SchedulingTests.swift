@@ -111,6 +111,29 @@ import TestSupport
         }
     }
 
+    /// A request lets go of its handler once cancelled or complete, so a
+    /// handler may hold its own request without making a cycle.
+    @Test func aCancelledOrCompletedRequestLetsGoOfItsHandler() async throws {
+        final class Held: Sendable {}
+        let fetcher = ScriptedImageFetcher(gated: true)
+        let pipeline = manager(fetcher, concurrency: 2)
+        var cancelledsHeld: Held? = Held()
+        var completedsHeld: Held? = Held()
+        weak let cancelledsWatch = cancelledsHeld
+        weak let completedsWatch = completedsHeld
+        let request = pipeline.load(testURL("cancelled"), priority: .normal) { [cancelledsHeld] _ in _ = cancelledsHeld }
+        pipeline.load(testURL("completed"), priority: .normal) { [completedsHeld] _ in _ = completedsHeld }
+        cancelledsHeld = nil
+        completedsHeld = nil
+        #expect(cancelledsWatch != nil && completedsWatch != nil, "pending requests hold their handlers")
+
+        request.cancel()
+        #expect(cancelledsWatch == nil)
+        try await eventually(timeout: patience) { fetcher.started.contains(testURL("completed")) }
+        fetcher.release(testURL("completed"))
+        try await eventually(timeout: patience) { completedsWatch == nil }
+    }
+
     @Test func twoRequestersOfOneURLShareOneTransfer() async throws {
         let fetcher = ScriptedImageFetcher(gated: true)
         let pipeline = manager(fetcher, concurrency: 6)
