@@ -41,11 +41,8 @@ public enum ProcessRunner {
         input: String = "",
         timeout: Duration = .seconds(60)
     ) async throws -> Result {
-        let child = try Child(executable, arguments: arguments, environment: environment, input: input)
-        let exited = await child.watcher.waitForExit(timeout: timeout) != nil
-        // The pipes reach EOF once the child (and anything it started) is gone.
-        _ = await poll(timeout: .seconds(10)) { child.outputFinished }
-        return try child.result(exited: exited)
+        try await start(executable, arguments: arguments, environment: environment, input: input)
+            .finish(timeout: timeout)
     }
 
     /// `run` on the calling thread, for the few callers that cannot await
@@ -56,61 +53,93 @@ public enum ProcessRunner {
         environment: [String: String] = PTYProcess.baseEnvironment(),
         timeout: Duration = .seconds(30)
     ) throws -> Result {
-        let child = try Child(executable, arguments: arguments, environment: environment, input: "")
+        let child = try start(executable, arguments: arguments, environment: environment, input: "")
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while child.watcher.exitStatus == nil || !child.outputFinished {
-            if clock.now >= deadline { break }
+        while !child.isDone, clock.now < deadline {
             usleep(2_000)
         }
-        return try child.result(exited: child.watcher.exitStatus != nil)
+        return try child.result()
     }
 
-    /// A started child, its output pipes read on threads of their own.
-    private struct Child {
+    /// Starts `executable` and returns at once, for a test that acts while
+    /// it runs (reads what it wrote so far, sends it a signal).
+    public static func start(
+        _ executable: String,
+        arguments: [String] = [],
+        environment: [String: String] = PTYProcess.baseEnvironment(),
+        input: String = ""
+    ) throws -> RunningProcess {
+        try checkExecutable(executable)
+        ignoreSIGPIPE
+        let stdinPipe = try makePipe()
+        let stdoutPipe = try makePipe()
+        let stderrPipe = try makePipe()
+
+        let argv = [executable] + arguments
+        let envp = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let pid = withCStringArray(argv) { argvPointers in
+            withCStringArray(envp) { envPointers in
+                cpty_spawn_fds(executable, argvPointers, envPointers, stdinPipe.read, stdoutPipe.write, stderrPipe.write)
+            }
+        }
+        let spawnErrno = errno
+        close(stdinPipe.read)
+        close(stdoutPipe.write)
+        close(stderrPipe.write)
+        guard pid > 0 else {
+            close(stdinPipe.write)
+            close(stdoutPipe.read)
+            close(stderrPipe.read)
+            throw ProcessLaunchError.system("fork", errno: spawnErrno)
+        }
+        let child = RunningProcess(executable: executable, watcher: ChildWatcher(pid: pid))
+        startReader(fd: stdoutPipe.read, into: child.stdout)
+        startReader(fd: stderrPipe.read, into: child.stderr)
+        startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
+        return child
+    }
+
+    /// A child started by `ProcessRunner.start`, its output pipes read on
+    /// threads of their own.
+    public final class RunningProcess: Sendable {
         let executable: String
         let watcher: ChildWatcher
         let stdout = NIOLockedValueBox(Stream())
         let stderr = NIOLockedValueBox(Stream())
 
-        init(_ executable: String, arguments: [String], environment: [String: String], input: String) throws {
-            try checkExecutable(executable)
-            ignoreSIGPIPE
-            let stdinPipe = try makePipe()
-            let stdoutPipe = try makePipe()
-            let stderrPipe = try makePipe()
-
-            let argv = [executable] + arguments
-            let envp = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            let pid = withCStringArray(argv) { argvPointers in
-                withCStringArray(envp) { envPointers in
-                    cpty_spawn_fds(executable, argvPointers, envPointers, stdinPipe.read, stdoutPipe.write, stderrPipe.write)
-                }
-            }
-            let spawnErrno = errno
-            close(stdinPipe.read)
-            close(stdoutPipe.write)
-            close(stderrPipe.write)
-            guard pid > 0 else {
-                close(stdinPipe.write)
-                close(stdoutPipe.read)
-                close(stderrPipe.read)
-                throw ProcessLaunchError.system("fork", errno: spawnErrno)
-            }
+        init(executable: String, watcher: ChildWatcher) {
             self.executable = executable
-            watcher = ChildWatcher(pid: pid)
-            startReader(fd: stdoutPipe.read, into: stdout)
-            startReader(fd: stderrPipe.read, into: stderr)
-            startWriter(fd: stdinPipe.write, bytes: Array(input.utf8))
+            self.watcher = watcher
         }
 
-        var outputFinished: Bool {
-            stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
+        public var pid: pid_t { watcher.pid }
+
+        /// What it wrote to stdout so far.
+        public var outputSoFar: [UInt8] { stdout.withLockedValue(\.bytes) }
+
+        /// Sends `signal` unless it has already been reaped.
+        public func send(signal: Int32) {
+            watcher.kill(signal)
         }
 
-        /// What the child wrote and how it ended; a child that has not
-        /// exited is killed, and the run is an error.
-        func result(exited: Bool) throws -> Result {
+        /// Waits until it has exited and closed its output (or `timeout`
+        /// passed: it is then killed, and this throws).
+        public func finish(timeout: Duration = .seconds(60)) async throws -> Result {
+            _ = await watcher.waitForExit(timeout: timeout)
+            // The pipes reach EOF once the child (and anything it started) is gone.
+            _ = await poll(timeout: .seconds(10)) { isDone }
+            return try result()
+        }
+
+        var isDone: Bool {
+            watcher.exitStatus != nil && stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
+        }
+
+        /// What it wrote and how it ended; one still running is killed,
+        /// and the run is an error.
+        func result() throws -> Result {
+            let exited = watcher.exitStatus != nil
             if !exited { watcher.kill(SIGKILL) }
             let result = Result(
                 status: watcher.exitStatus ?? .signalled(SIGKILL),
@@ -123,7 +152,7 @@ public enum ProcessRunner {
         }
     }
 
-    private struct Stream {
+    struct Stream {
         var bytes: [UInt8] = []
         var finished = false
     }

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import Sandbox
 import Testing
 import TestSupport
@@ -79,33 +78,18 @@ extension EndToEnd {
         @Test func searchJSONCutBySIGINTEndsOnAWholeLine() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(60))) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox)
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: try Binaries.flickr)
-                process.arguments = ["search", "kittens", "--json", "--pages", "40", "--per-page", "20"] + app.providerArguments
-                process.environment = app.environment
-                let pipe = Pipe()
-                process.standardOutput = pipe
-                process.standardError = FileHandle.nullDevice
-                process.standardInput = FileHandle.nullDevice
-                let output = NIOLockedValueBox<(bytes: [UInt8], closed: Bool)>(([], false))
-                let reader = Thread {
-                    while true {
-                        let data = pipe.fileHandleForReading.availableData
-                        output.withLockedValue { data.isEmpty ? ($0.closed = true) : $0.bytes.append(contentsOf: data) }
-                        if data.isEmpty { return }
-                    }
-                }
-                try process.run()
-                reader.start()
+                let process = try ProcessRunner.start(
+                    try Binaries.flickr,
+                    arguments: ["search", "kittens", "--json", "--pages", "40", "--per-page", "20"] + app.providerArguments,
+                    environment: app.environment)
                 try await eventually("a few pages of JSON lines") {
-                    output.withLockedValue { $0.bytes.count { $0 == UInt8(ascii: "\n") } } > 50
+                    process.outputSoFar.count { $0 == UInt8(ascii: "\n") } > 50
                 }
-                process.interrupt()
-                try await eventually("the listing to end") { output.withLockedValue(\.closed) && !process.isRunning }
-                #expect(process.terminationReason == .uncaughtSignal || process.terminationStatus != 0,
-                        "SIGINT did not stop the listing")
+                process.send(signal: SIGINT)
+                let result = try await process.finish()
+                #expect(result.status != .exited(0), "SIGINT did not stop the listing: \(result.status)")
 
-                let text = String(decoding: output.withLockedValue(\.bytes), as: UTF8.self)
+                let text = result.outputText
                 #expect(text.hasSuffix("\n"), "cut mid-line: …\(text.suffix(120).debugDescription)")
                 for line in text.split(separator: "\n") {
                     let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
