@@ -56,10 +56,10 @@ public enum ProcessRunner {
         let child = try start(executable, arguments: arguments, environment: environment, input: "")
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while !child.isDone, clock.now < deadline {
+        while !(child.hasExited && child.outputClosed), clock.now < deadline {
             usleep(2_000)
         }
-        return try child.result()
+        return try child.result(timedOut: !child.hasExited)
     }
 
     /// Starts `executable` and returns at once, for a test that acts while
@@ -113,6 +113,11 @@ public enum ProcessRunner {
             self.watcher = watcher
         }
 
+        /// A child nobody waits for any more (a test that failed early) is killed.
+        deinit {
+            watcher.kill(SIGKILL)
+        }
+
         public var pid: pid_t { watcher.pid }
 
         /// What it wrote to stdout so far.
@@ -123,29 +128,31 @@ public enum ProcessRunner {
             watcher.kill(signal)
         }
 
-        /// Waits until it has exited and closed its output (or `timeout`
-        /// passed: it is then killed, and this throws).
+        /// Waits until it has exited and closed its output. One still
+        /// running after `timeout` is killed, and this throws.
         public func finish(timeout: Duration = .seconds(60)) async throws -> Result {
-            _ = await watcher.waitForExit(timeout: timeout)
-            // The pipes reach EOF once the child (and anything it started) is gone.
-            _ = await poll(timeout: .seconds(10)) { isDone }
-            return try result()
-        }
-
-        var isDone: Bool {
-            watcher.exitStatus != nil && stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
-        }
-
-        /// What it wrote and how it ended; one still running is killed,
-        /// and the run is an error.
-        func result() throws -> Result {
-            let exited = watcher.exitStatus != nil
+            let exited = await watcher.waitForExit(timeout: timeout) != nil
             if !exited { watcher.kill(SIGKILL) }
+            // The pipes reach EOF once the child (and anything it started) is gone.
+            _ = await poll(timeout: .seconds(10)) { outputClosed }
+            return try result(timedOut: !exited)
+        }
+
+        var hasExited: Bool { watcher.exitStatus != nil }
+
+        var outputClosed: Bool {
+            stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)
+        }
+
+        /// What it wrote and how it ended; after a time-out it is killed,
+        /// and the run is an error that carries what it wrote.
+        func result(timedOut: Bool) throws -> Result {
+            if timedOut { watcher.kill(SIGKILL) }
             let result = Result(
                 status: watcher.exitStatus ?? .signalled(SIGKILL),
                 standardOutput: stdout.withLockedValue(\.bytes),
                 standardError: stderr.withLockedValue(\.bytes))
-            guard exited else {
+            guard !timedOut else {
                 throw ProcessRunnerError.timedOut(executable: executable, transcript: result.transcript)
             }
             return result
