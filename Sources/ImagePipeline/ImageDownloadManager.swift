@@ -165,9 +165,22 @@ public final class ImageDownloadManager: Sendable {
     }
 
     /// Returns once every image received so far is written to the disk cache.
-    /// Call before the process exits, so the next run finds them.
     public func waitForPendingWrites() async {
         await diskCache?.flush()
+    }
+
+    /// Ends the pipeline's work before the process exits: pending requests
+    /// are cancelled, running transfers get up to `limit` to wind down (so
+    /// none is cut off mid-flight when the network shuts down), and every
+    /// image received so far is written to the disk cache for the next run.
+    public func close(limit: Duration = .seconds(1)) async {
+        cancelAll()
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: limit)
+        while state.withLockedValue({ !$0.running.isEmpty }), clock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        await waitForPendingWrites()
     }
 
     // MARK: - Scheduling

@@ -84,7 +84,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let interrupts = SignalWatcher(signals: [SIGINT], queue: .global(qos: .userInitiated)) { _ in job.cancel() }
         let result = await job.run()
         interrupts?.cancel()
-        await pipeline.waitForPendingWrites()
+        await pipeline.close()
         await connection.close()
 
         progress.finish()

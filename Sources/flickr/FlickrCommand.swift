@@ -55,8 +55,9 @@ struct BrowseCommand: AsyncParsableCommand {
         await runInteractive(
             connection: connection, pipeline: pipeline, paths: paths,
             capabilities: capabilities, environment: environment)
-        // Thumbnails still being written are what the next launch shows first.
-        await pipeline.waitForPendingWrites()
+        // Transfers end before the network shuts down; thumbnails still being
+        // written are what the next launch shows first.
+        await pipeline.close()
         await connection.close()
     }
 

@@ -111,6 +111,22 @@ import TestSupport
         }
     }
 
+    /// Closing cancels what is queued and returns only once the running
+    /// transfer has ended, so shutting the network down cuts nothing off.
+    @Test func closeReturnsOnceRunningTransfersHaveEnded() async throws {
+        let fetcher = ScriptedImageFetcher(gated: true)
+        let pipeline = manager(fetcher)
+        let running = ImageEventRecorder()
+        pipeline.load(testURL("running"), priority: .normal, onEvent: running.handler)
+        pipeline.load(testURL("queued"), priority: .normal) { _ in }
+        try await eventually(timeout: patience) { fetcher.inFlight == 1 }
+        await pipeline.close(limit: patience)
+        #expect(fetcher.inFlight == 0)
+        #expect(fetcher.cancelled == [testURL("running")])
+        #expect(pipeline.statistics().running == 0)
+        if case .failure(.cancelled) = running.completion {} else { Issue.record("expected .cancelled, got \(running.all)") }
+    }
+
     /// A request lets go of its handler once cancelled or complete, so a
     /// handler may hold its own request without making a cycle.
     @Test func aCancelledOrCompletedRequestLetsGoOfItsHandler() async throws {
