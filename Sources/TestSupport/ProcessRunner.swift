@@ -56,10 +56,10 @@ public enum ProcessRunner {
         let child = try start(executable, arguments: arguments, environment: environment, input: "")
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while !(child.hasExited && child.outputClosed), clock.now < deadline {
+        while !(!child.isRunning && child.outputClosed), clock.now < deadline {
             usleep(2_000)
         }
-        return try child.result(timedOut: !child.hasExited)
+        return try child.result(timedOut: child.isRunning)
     }
 
     /// Starts `executable` and returns at once, for a test that acts while
@@ -120,6 +120,9 @@ public enum ProcessRunner {
 
         public var pid: pid_t { watcher.pid }
 
+        /// Until it has exited (and been reaped).
+        public var isRunning: Bool { watcher.exitStatus == nil }
+
         /// What it wrote to stdout so far.
         public var outputSoFar: [UInt8] { stdout.withLockedValue(\.bytes) }
 
@@ -137,8 +140,6 @@ public enum ProcessRunner {
             _ = await poll(timeout: .seconds(10)) { outputClosed }
             return try result(timedOut: !exited)
         }
-
-        var hasExited: Bool { watcher.exitStatus != nil }
 
         var outputClosed: Bool {
             stdout.withLockedValue(\.finished) && stderr.withLockedValue(\.finished)

@@ -37,16 +37,13 @@ import Glibc
     ) async throws {
         let cacheFolder = home.url.appendingPathComponent("flickr/images", isDirectory: true)
         let outFolder = home.url.appendingPathComponent("out", isDirectory: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: flickr)
-        process.arguments = [
-            "download", "sunset", "--pages", "20", "--per-page", "100", "--size", "z",
-            "--out", outFolder.path, "--api-url", server.restURL.absoluteString,
-        ]
-        process.environment = ["XDG_CACHE_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ProcessRunner.start(
+            flickr,
+            arguments: [
+                "download", "sunset", "--pages", "20", "--per-page", "100", "--size", "z",
+                "--out", outFolder.path, "--api-url", server.restURL.absoluteString,
+            ],
+            environment: ["XDG_CACHE_HOME": home.path, "HOME": home.path, "PATH": "/usr/bin:/bin"])
 
         func entries() -> [URL] {
             ((try? FileManager.default.contentsOfDirectory(at: cacheFolder, includingPropertiesForKeys: nil)) ?? [])
@@ -54,9 +51,8 @@ import Glibc
         }
         try await eventually(timeout: patience) { entries().count >= 30 || !process.isRunning }
         #expect(process.isRunning, "the child must still be writing when it is killed")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
+        process.send(signal: SIGKILL)
+        #expect(try await process.finish().status == .signalled(SIGKILL))
 
         var urls: [URL] = []
         for file in entries() {
