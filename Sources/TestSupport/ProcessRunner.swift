@@ -56,7 +56,7 @@ public enum ProcessRunner {
         let child = try start(executable, arguments: arguments, environment: environment, input: "")
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: timeout)
-        while !(!child.isRunning && child.outputClosed), clock.now < deadline {
+        while child.isRunning || !child.outputClosed, clock.now < deadline {
             usleep(2_000)
         }
         return try child.result(timedOut: child.isRunning)
