@@ -134,20 +134,16 @@ public final class ImageModel {
         }
     }
 
-    /// Returns once the cell has loaded, failed or been cancelled.
+    /// Returns once the cell has loaded, failed or been cancelled, or once
+    /// the waiting task is cancelled (a waiter never outlives its reason).
     public func settled() async {
         guard !state.value.isSettled else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            // The observer closure holds the token (the observable holds the
-            // closure), so the observation lives until it fires once.
-            var token: ObservationToken?
-            token = state.observeChanges { state in
-                guard state.isSettled, token != nil else { return }
-                token?.cancel()
-                token = nil
-                continuation.resume()
-            }
+        let signal = OnceSignal()
+        let token = state.observeChanges { state in
+            if state.isSettled { signal.fire() }
         }
+        await signal.wait()
+        token.cancel()
     }
 
     private func handle(_ event: ImageLoadEvent, generation: Int) {

@@ -100,4 +100,22 @@ import Testing
         #expect(row[1].state.value.isPending, "the stalled transfer is still running, not given up")
         for cell in row { cell.cancel() }
     }
+
+    /// A wait for a cell that never settles (never loaded, say) ends when
+    /// its task is cancelled, so a dropped page's waiters do not keep its
+    /// cells alive for ever; one that settles still ends as before.
+    @Test(.timeLimit(.minutes(1))) func waitingForACellEndsWhenTheWaiterIsCancelled() async {
+        let row = cells(2, fetcher: ScriptedImageFetcher())
+        let idle = row[0]
+        let waiter = Task { @MainActor in await idle.settled() }
+        waiter.cancel()
+        await waiter.value
+        if case .idle = idle.state.value {} else { Issue.record("the cell changed: \(idle.state.value)") }
+
+        let loading = row[1]
+        let settledWaiter = Task { @MainActor in await loading.settled() }
+        loading.load(priority: .high)
+        await settledWaiter.value
+        #expect(loading.state.value.isSettled)
+    }
 }

@@ -29,6 +29,10 @@ final class PagePrinter {
     /// older generation end at their next step.
     private var generation = 0
     private var lastJob: Task<Void, Never>?
+    /// Cells of a printed page still waiting to settle, to be drawn again
+    /// then; stopped when the page is replaced, so none waits for ever.
+    private var redraws: [Int: Task<Void, Never>] = [:]
+    private var nextRedraw = 0
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
 
@@ -51,6 +55,7 @@ final class PagePrinter {
     func discardPending() {
         generation += 1
         preheater.cancel()
+        for redraw in redraws.values { redraw.cancel() }
     }
 
     /// Deletes the images sent to the terminal (kitty), before the app ends.
@@ -162,8 +167,11 @@ final class PagePrinter {
     static let patience: Duration = .seconds(2)
 
     private func redrawWhenSettled(_ cell: ImageModel, generation: Int) {
-        Task { @MainActor [weak self] in
+        nextRedraw += 1
+        let id = nextRedraw
+        redraws[id] = Task { @MainActor [weak self] in
             await cell.settled()
+            self?.redraws[id] = nil
             // Cancelled on purpose (/cancel, Ctrl-C): nothing new to show.
             if case .cancelled = cell.state.value { return }
             guard let self, self.generation == generation else { return }
