@@ -6,16 +6,21 @@ import Binding
 /// working network keeps changing something).
 extension ImageModel {
     /// Waits until every cell of `row` settled, or until no cell of `watched`
-    /// (the row's whole page) changed state for `quiet`. Returns the cells of
-    /// `row` still pending, in order (empty when all settled). Ends the
-    /// moment the last cell settles: no polling delay.
+    /// (the row's whole page) changed state for `quiet`, or until the
+    /// calling task is cancelled. Returns the cells of `row` still pending,
+    /// in order (empty when all settled). Ends the moment the last cell
+    /// settles: no polling delay.
     public static func settle(
         _ row: [ImageModel], watching watched: [ImageModel], orQuietFor quiet: Duration
     ) async -> [ImageModel] {
         let wait = SettleWait(row: row, quiet: quiet)
         if !wait.isDone {
-            await withCheckedContinuation { continuation in
-                wait.start(continuation, watching: watched)
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    wait.start(continuation, watching: watched)
+                }
+            } onCancel: {
+                Task { @MainActor in wait.finish() }
             }
         }
         return row.filter { !$0.state.value.isSettled }
@@ -64,7 +69,7 @@ private final class SettleWait {
         finish()
     }
 
-    private func finish() {
+    func finish() {
         guard let continuation else { return }
         self.continuation = nil
         for token in tokens { token.cancel() }

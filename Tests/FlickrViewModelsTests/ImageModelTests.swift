@@ -118,4 +118,18 @@ import Testing
         await settledWaiter.value
         #expect(loading.state.value.isSettled)
     }
+
+    /// A row's wait ends when its task is cancelled (the page was replaced,
+    /// or the app is quitting), however long the quiet period would be.
+    @Test(.timeLimit(.minutes(1))) func aRowsWaitEndsWhenItsTaskIsCancelled() async {
+        let fetcher = ScriptedImageFetcher()
+        fetcher.setStandingAnswer(.stall, for: URL(string: "http://images.test/1.jpg")!)
+        let row = cells(1, fetcher: fetcher)
+        row[0].load(priority: .high)
+        let waiter = Task { @MainActor in await ImageModel.settle(row, watching: row, orQuietFor: .seconds(3600)) }
+        waiter.cancel()
+        let late = await waiter.value
+        #expect(late.map(\.number) == [1])
+        row[0].cancel()
+    }
 }

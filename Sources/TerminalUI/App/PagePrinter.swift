@@ -29,10 +29,11 @@ final class PagePrinter {
     /// older generation end at their next step.
     private var generation = 0
     private var lastJob: Task<Void, Never>?
-    /// Cells of a printed page still waiting to settle, to be drawn again
-    /// then; stopped when the page is replaced, so none waits for ever.
-    private var redraws: [Int: Task<Void, Never>] = [:]
-    private var nextRedraw = 0
+    /// Jobs not finished yet, and redraws of cells still waiting to settle:
+    /// stopped when the results are replaced or the app stops, so none
+    /// waits on (and keeps alive) a page nobody will see.
+    private var tasks: [Int: Task<Void, Never>] = [:]
+    private var nextTask = 0
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
 
@@ -55,7 +56,7 @@ final class PagePrinter {
     func discardPending() {
         generation += 1
         preheater.cancel()
-        for redraw in redraws.values { redraw.cancel() }
+        for task in tasks.values { task.cancel() }
     }
 
     /// Deletes the images sent to the terminal (kitty), before the app ends.
@@ -96,10 +97,10 @@ final class PagePrinter {
     private func enqueue(_ job: @escaping @MainActor (PagePrinter, _ generation: Int) async -> Void) {
         let previous = lastJob
         let generation = self.generation
-        let task = Task { @MainActor [weak self] in
+        let task = track { printer in
             await previous?.value
-            guard let self, self.generation == generation else { return }
-            await job(self, generation)
+            guard printer.generation == generation else { return }
+            await job(printer, generation)
         }
         lastJob = task
         Task { @MainActor [weak self] in
@@ -108,6 +109,21 @@ final class PagePrinter {
             self.lastJob = nil
             self.onIdle()
         }
+    }
+
+    /// Runs `body` in a task that `discardPending` can stop, and forgets it
+    /// once it ends.
+    @discardableResult
+    private func track(_ body: @escaping @MainActor (PagePrinter) async -> Void) -> Task<Void, Never> {
+        nextTask += 1
+        let id = nextTask
+        let task = Task { @MainActor [weak self] in
+            guard let self else { return }
+            await body(self)
+            self.tasks[id] = nil
+        }
+        tasks[id] = task
+        return task
     }
 
     // MARK: - Rows
@@ -167,15 +183,12 @@ final class PagePrinter {
     static let patience: Duration = .seconds(2)
 
     private func redrawWhenSettled(_ cell: ImageModel, generation: Int) {
-        nextRedraw += 1
-        let id = nextRedraw
-        redraws[id] = Task { @MainActor [weak self] in
+        track { printer in
             await cell.settled()
-            self?.redraws[id] = nil
             // Cancelled on purpose (/cancel, Ctrl-C): nothing new to show.
             if case .cancelled = cell.state.value { return }
-            guard let self, self.generation == generation else { return }
-            self.reprint([cell])
+            guard printer.generation == generation else { return }
+            printer.reprint([cell])
         }
     }
 
