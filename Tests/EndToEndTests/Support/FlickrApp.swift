@@ -84,13 +84,18 @@ extension PTYProcess {
     /// Types `line` at the prompt, waits until it shows on the cursor's line
     /// (echoed by readline), then presses Enter.
     func enter(_ line: String) async throws {
-        try write(line)
-        if !line.isEmpty {
-            try await waitFor("the typed text \(line.debugDescription) on the prompt line") { _, screen in
-                screen.lines[screen.cursor.row].contains(line)
-            }
-        }
+        try await type(line)
         try write("\r")
+    }
+
+    /// Types `text` at the prompt and waits until readline echoes it on the
+    /// cursor's line, without pressing Enter.
+    func type(_ text: String) async throws {
+        try write(text)
+        guard !text.isEmpty else { return }
+        try await waitFor("the typed text \(text.debugDescription) on the prompt line") { _, screen in
+            screen.lines[screen.cursor.row].contains(text)
+        }
     }
 
     /// Waits for a results header `page P of N (T photos)` in output written
