@@ -41,6 +41,8 @@ public final class ImageDownloadManager: Sendable {
         var queue = DownloadQueue()
         /// Operations holding a transfer slot, until their task returns.
         var running: Set<ObjectIdentifier> = []
+        /// Disk-cache lookups queued or reading, until their block returns.
+        var diskLookups = 0
         var nextSequence = 0
         var statistics = ImagePipelineStatistics()
     }
@@ -170,14 +172,17 @@ public final class ImageDownloadManager: Sendable {
     }
 
     /// Ends the pipeline's work before the process exits: pending requests
-    /// are cancelled, running transfers get up to `limit` to wind down (so
-    /// none is cut off mid-flight when the network shuts down), and every
-    /// image received so far is written to the disk cache for the next run.
+    /// are cancelled, running transfers and disk-cache reads get up to
+    /// `limit` to wind down (so none is cut off mid-flight when the network
+    /// shuts down), and every image received so far is written to the disk
+    /// cache for the next run.
     public func close(limit: Duration = .seconds(1)) async {
         cancelAll()
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: limit)
-        while state.withLockedValue({ !$0.running.isEmpty }), clock.now < deadline {
+        // Disk lookups count too: one reading a file holds the manager
+        // (the others see their operation cancelled and return at once).
+        while state.withLockedValue({ !$0.running.isEmpty || $0.diskLookups > 0 }), clock.now < deadline {
             try? await Task.sleep(for: .milliseconds(5))
         }
         await waitForPendingWrites()
@@ -201,7 +206,11 @@ public final class ImageDownloadManager: Sendable {
     /// Serves the operation from the disk cache, or queues it for the network.
     private func lookUpDisk(_ operation: ImageDownloadOperation) {
         guard let diskCache else { return }
+        state.withLockedValue { $0.diskLookups += 1 }
         diskReads.async { [self] in
+            defer { state.withLockedValue { $0.diskLookups -= 1 } }
+            // Cancelled while waiting for a reader: nobody wants the file.
+            guard operation.isActive else { return }
             let url = operation.url
             if let data = diskCache.data(for: url), case .success(let format) = ImageFormat.validate(data) {
                 operation.finish(with: .success(ImageResponse(url: url, data: data, format: format, source: .disk)))

@@ -127,6 +127,27 @@ import TestSupport
         if case .failure(.cancelled) = running.completion {} else { Issue.record("expected .cancelled, got \(running.all)") }
     }
 
+    /// Closing also waits for the disk-cache lookups under way: once it
+    /// returns nothing of the pipeline's is still running, and the manager
+    /// goes away with its last owner (a lookup left behind would keep it,
+    /// and its memory cache, alive while the process exits).
+    @Test func closeReturnsOnceDiskLookupsHaveEnded() async throws {
+        let folder = try TemporaryDirectory()
+        let urls = (0..<200).map { testURL("cached\($0)") }
+        let seed = ImageDiskCache(directory: folder.url, sizeLimit: 64 << 20)
+        for url in urls { seed.store(fakeJPEG(size: 20_000), for: url) }
+        await seed.flush()
+
+        var pipeline: ImageDownloadManager? = makePipeline(ScriptedImageFetcher(gated: true)) {
+            $0.diskCacheDirectory = folder.url
+        }
+        weak let watch = pipeline
+        for url in urls { pipeline?.load(url, priority: .normal) { _ in } }
+        await pipeline?.close(limit: patience)
+        pipeline = nil
+        #expect(watch == nil, "a disk lookup outlived close")
+    }
+
     /// A request lets go of its handler once cancelled or complete, so a
     /// handler may hold its own request without making a cycle.
     @Test func aCancelledOrCompletedRequestLetsGoOfItsHandler() async throws {
