@@ -123,7 +123,12 @@ public final class FlickrTerminalView {
         terminal.setStatus(nil)
         printer.releaseImages()
         terminal.stop()
-        onQuit?()
+        // The caller shuts the pipeline down next: no render may still be
+        // running on the pictures it holds.
+        Task { @MainActor in
+            await printer.stop()
+            onQuit?()
+        }
     }
 
     /// In plain (scripted) mode each command waits for the previous one's

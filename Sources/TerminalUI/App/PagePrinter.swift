@@ -59,6 +59,15 @@ final class PagePrinter {
         for task in tasks.values { task.cancel() }
     }
 
+    /// Drops every job, then returns once the renders already running have
+    /// ended: a picture being decoded cannot be interrupted, and until it
+    /// ends its job holds the page (and through it the image pipeline).
+    func stop() async {
+        discardPending()
+        await preheater.stop()
+        for task in Array(tasks.values) { await task.value }
+    }
+
     /// Deletes the images sent to the terminal (kitty), before the app ends.
     func releaseImages() {
         let commands = renderer.releaseImages()

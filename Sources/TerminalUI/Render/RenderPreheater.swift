@@ -9,26 +9,40 @@ final class RenderPreheater {
     private var task: Task<Void, Never>?
     /// The first cell of the page being preheated.
     private var first: ObjectIdentifier?
+    /// Every preheat whose task has not returned, the current one and those
+    /// cancelled while a render was running: `stop` waits for them all.
+    private var unfinished: [Int: Task<Void, Never>] = [:]
+    private var lastID = 0
 
     /// Starts rendering `cells` with `geometry`, replacing any earlier preheat.
     func start(_ cells: [ImageModel], geometry: PageGeometry, renderer: TerminalImageRenderer) {
         cancel()
         guard let head = cells.first, geometry.graphics.showsImages else { return }
         first = ObjectIdentifier(head)
-        task = Task(priority: .utility) { @MainActor in
-            var start = 0
-            while start < cells.count {
-                await cells[start].settled()
-                guard !Task.isCancelled else { return }
-                // Everything settled by now renders as one parallel batch.
-                var end = start + 1
-                while end < cells.count, cells[end].state.value.isSettled { end += 1 }
-                let jobs = cells[start..<end].map { geometry.job(for: $0) }
-                await OrderedParallel.forEach(count: jobs.count, operation: { index in
-                    _ = jobs[index].run(with: renderer)
-                }, deliver: { _, _ in })
-                start = end
-            }
+        lastID += 1
+        let id = lastID
+        let task = Task(priority: .utility) { @MainActor [weak self] in
+            await Self.render(cells, geometry: geometry, renderer: renderer)
+            self?.unfinished[id] = nil
+        }
+        self.task = task
+        unfinished[id] = task
+    }
+
+    /// Renders each cell once it settles, as many at a time as have settled.
+    private static func render(_ cells: [ImageModel], geometry: PageGeometry, renderer: TerminalImageRenderer) async {
+        var start = 0
+        while start < cells.count {
+            await cells[start].settled()
+            guard !Task.isCancelled else { return }
+            // Everything settled by now renders as one parallel batch.
+            var end = start + 1
+            while end < cells.count, cells[end].state.value.isSettled { end += 1 }
+            let jobs = cells[start..<end].map { geometry.job(for: $0) }
+            await OrderedParallel.forEach(count: jobs.count, operation: { index in
+                _ = jobs[index].run(with: renderer)
+            }, deliver: { _, _ in })
+            start = end
         }
     }
 
@@ -38,6 +52,14 @@ final class RenderPreheater {
     func cancel(ifPreheating cells: ArraySlice<ImageModel>) {
         guard let head = cells.first, ObjectIdentifier(head) == first else { return }
         cancel()
+    }
+
+    /// Stops the preheat and returns once its renders already running have
+    /// ended (they cannot be interrupted), so nothing is left holding the
+    /// page when the app exits.
+    func stop() async {
+        cancel()
+        for task in Array(unfinished.values) { await task.value }
     }
 
     /// Stops the preheat under way, if any (the results were replaced).
