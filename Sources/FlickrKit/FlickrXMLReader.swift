@@ -13,6 +13,12 @@ import FoundationXML
 enum FlickrXMLReader {
     /// The tree under the root element, whose attributes (`stat`) sit at the top.
     static func read(_ data: Data) throws(FlickrError) -> (rootName: String, value: FlickrWireValue) {
+        let root = try parse(data)
+        return (root.name, root.wireValue)
+    }
+
+    /// The document's element tree, as written: names, attributes, text.
+    static func parse(_ data: Data) throws(FlickrError) -> Element {
         // Foundation's XMLParser on Linux traps (takes the process down) on
         // an element name that is not UTF-8, such as `<\u{FF}\u{FF},`. Flickr's
         // XML is UTF-8, so anything else is refused before it gets there.
@@ -41,19 +47,25 @@ enum FlickrXMLReader {
             throw .malformedResponse(
                 "the response is not well-formed XML (\(reason)); it begins “\(ResponseExcerpt.make(data))”.")
         }
-        return (root.name, root.wireValue)
+        return root
     }
 
-    /// One element while parsing.
-    private final class Element {
+    /// One element of the document.
+    final class Element {
         let name: String
         let attributes: [String: String]
-        var children: [Element] = []
-        var text = ""
+        fileprivate(set) var children: [Element] = []
+        /// The element's own text (CDATA included), not its children's.
+        fileprivate(set) var text = ""
 
-        init(name: String, attributes: [String: String]) {
+        fileprivate init(name: String, attributes: [String: String]) {
             self.name = name
             self.attributes = attributes
+        }
+
+        /// The child elements called `name`, in document order.
+        func children(named name: String) -> [Element] {
+            children.filter { $0.name == name }
         }
 
         var wireValue: FlickrWireValue {

@@ -1,8 +1,5 @@
-import FlickrKit
+@testable import FlickrKit
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Sandbox
 import Testing
 
@@ -44,19 +41,19 @@ import Testing
         try await withSandbox { server, network in
             let photo = server.catalog.photo(at: 7)
             let xml = try await network.text(server.rest(["method": "flickr.photos.getInfo", "api_key": "k", "photo_id": photo.id]))
-            let root = try #require(try XMLDocument(xmlString: xml).rootElement())
-            #expect(root.attribute(forName: "stat")?.stringValue == "ok")
-            let element = try #require(root.elements(forName: "photo").first)
-            #expect(element.attribute(forName: "id")?.stringValue == photo.id)
-            #expect(element.attribute(forName: "originalsecret")?.stringValue == photo.originalSecret)
-            #expect(element.elements(forName: "owner").first?.attribute(forName: "nsid")?.stringValue == photo.owner)
-            #expect(element.elements(forName: "owner").first?.attribute(forName: "username")?.stringValue == photo.ownerName)
-            #expect(element.elements(forName: "title").first?.stringValue == photo.title)
-            #expect(element.elements(forName: "dates").first?.attribute(forName: "taken")?.stringValue == photo.dateTaken)
-            let tags = element.elements(forName: "tags").first?.elements(forName: "tag").compactMap(\.stringValue)
+            let root = try FlickrXMLReader.parse(Data(xml.utf8))
+            #expect(root.attributes["stat"] == "ok")
+            let element = try #require(root.children(named: "photo").first)
+            #expect(element.attributes["id"] == photo.id)
+            #expect(element.attributes["originalsecret"] == photo.originalSecret)
+            #expect(element.children(named: "owner").first?.attributes["nsid"] == photo.owner)
+            #expect(element.children(named: "owner").first?.attributes["username"] == photo.ownerName)
+            #expect(element.children(named: "title").first?.text == photo.title)
+            #expect(element.children(named: "dates").first?.attributes["taken"] == photo.dateTaken)
+            let tags = element.children(named: "tags").first?.children(named: "tag").map(\.text)
             #expect(tags == photo.tags)
-            let url = element.elements(forName: "urls").first?.elements(forName: "url").first
-            #expect(url?.attribute(forName: "type")?.stringValue == "photopage")
+            let url = element.children(named: "urls").first?.children(named: "url").first
+            #expect(url?.attributes["type"] == "photopage")
         }
     }
 

@@ -1,7 +1,5 @@
+@testable import FlickrKit
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Sandbox
 import Testing
 
@@ -83,8 +81,8 @@ import Testing
             #expect(response["code"] as? Int == 105)
             #expect(response["message"] as? String == "Service currently unavailable")
             let xml = try await http(.GET, server.rest(["method": "flickr.test.echo", "api_key": "k"]))
-            let error = try #require(try XMLDocument(xmlString: xml.text).rootElement()?.elements(forName: "err").first)
-            #expect(error.attribute(forName: "code")?.stringValue == "105")
+            let error = try #require(try FlickrXMLReader.parse(Data(xml.text.utf8)).children(named: "err").first)
+            #expect(error.attributes["code"] == "105")
             // Images have no API error of their own: they get the status fault.
             #expect(await network.status(server.imageURL(server.catalog.photo(at: 0), .q)) == 503)
         }

@@ -1,8 +1,5 @@
-import FlickrKit
+@testable import FlickrKit
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import Sandbox
 import Testing
 
@@ -137,17 +134,16 @@ import Testing
                 var parameters = ["method": "flickr.photos.search", "api_key": "k", "text": "red car", "per_page": "3"]
                 parameters["format"] = format
                 let xml = try await network.text(server.rest(parameters))
-                let document = try XMLDocument(xmlString: xml)
-                let root = try #require(document.rootElement())
-                #expect(root.name == "rsp" && root.attribute(forName: "stat")?.stringValue == "ok")
-                let photosElement = try #require(root.elements(forName: "photos").first)
+                let root = try FlickrXMLReader.parse(Data(xml.utf8))
+                #expect(root.name == "rsp" && root.attributes["stat"] == "ok")
+                let photosElement = try #require(root.children(named: "photos").first)
                 let total = server.catalog.search(text: "red car").count
-                #expect(photosElement.attribute(forName: "total")?.stringValue == String(total))
-                #expect(photosElement.attribute(forName: "perpage")?.stringValue == "3")
-                let photoElements = photosElement.elements(forName: "photo")
+                #expect(photosElement.attributes["total"] == String(total))
+                #expect(photosElement.attributes["perpage"] == "3")
+                let photoElements = photosElement.children(named: "photo")
                 #expect(photoElements.count == min(3, total))
-                let id = try #require(photoElements.first?.attribute(forName: "id")?.stringValue)
-                #expect(photoElements.first?.attribute(forName: "title")?.stringValue == server.catalog.photo(id: id)?.title)
+                let id = try #require(photoElements.first?.attributes["id"])
+                #expect(photoElements.first?.attributes["title"] == server.catalog.photo(id: id)?.title)
             }
         }
     }
@@ -155,11 +151,11 @@ import Testing
     @Test func xmlFailureIsAnErrElement() async throws {
         try await withSandbox { server, network in
             let xml = try await network.text(server.rest(["method": "flickr.test.echo"]))
-            let root = try #require(try XMLDocument(xmlString: xml).rootElement())
-            #expect(root.attribute(forName: "stat")?.stringValue == "fail")
-            let error = try #require(root.elements(forName: "err").first)
-            #expect(error.attribute(forName: "code")?.stringValue == "100")
-            #expect(error.attribute(forName: "msg")?.stringValue == "Invalid API Key (Key has invalid format)")
+            let root = try FlickrXMLReader.parse(Data(xml.utf8))
+            #expect(root.attributes["stat"] == "fail")
+            let error = try #require(root.children(named: "err").first)
+            #expect(error.attributes["code"] == "100")
+            #expect(error.attributes["msg"] == "Invalid API Key (Key has invalid format)")
         }
     }
 
