@@ -249,11 +249,13 @@ public final class FlickrViewModel {
         }
     }
 
-    /// Saves the session and stops every download. Call before exiting.
+    /// Saves the session and stops every download, and the details of an
+    /// opened photo still on their way. Call before exiting.
     public func shutdown() {
         saveSession()
         generation += 1
         pageTask?.cancel()
+        detailFacts?.cancel()
         prefetcher.drop()
         factory.reset(cells + (detail.map { [$0] } ?? []))
         session?.flush()

@@ -25,8 +25,20 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
         }
     }
 
+    private var _holdsDetails = false
+
     var calls: [(query: String?, page: Int)] { lock.withLock { _calls } }
     func fail(with error: (any Error)?) { lock.withLock { _failure = error } }
+    /// From now on a photo's details never arrive: the call waits until
+    /// its task is cancelled, as one would on a stalled network.
+    func holdDetails() { lock.withLock { _holdsDetails = true } }
+
+    func photoDetails(for photo: Photo) async throws -> PhotoDetails {
+        if lock.withLock({ _holdsDetails }) {
+            while true { try await Task.sleep(for: .seconds(3600)) }
+        }
+        return PhotoDetails(id: photo.id, title: photo.title, ownerID: photo.owner, pageURL: photoPageURL(for: photo))
+    }
 
     func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage {
         try serve(query: query, page: page, perPage: perPage)

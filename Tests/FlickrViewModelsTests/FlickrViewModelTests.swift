@@ -168,6 +168,23 @@ import Testing
         try await eventually("detail loaded") { if case .loaded = detail.model.state.value { true } else { false } }
     }
 
+    /// Leaving stops the details still on their way: the app waits for the
+    /// view's jobs (one may be waiting for these) before it exits, so a
+    /// details call on a stalled network would otherwise hold the exit.
+    @Test(.timeLimit(.minutes(1))) func shutdownStopsTheDetailsStillLoading() async throws {
+        let (viewModel, provider, _) = makeViewModel()
+        provider.holdDetails()
+        viewModel.search("kittens")
+        try await eventually("page 1") { viewModel.pages.value.count == 1 }
+        let detail = try #require(viewModel.open(3))
+        viewModel.shutdown()
+        let facts = await detail.facts()
+        guard case .unavailable = facts else {
+            Issue.record("expected no details after shutdown, got \(facts)")
+            return
+        }
+    }
+
     @Test func openingAMissingResultExplains() async throws {
         let (viewModel, _, _) = makeViewModel()
         viewModel.search("kittens")
