@@ -34,7 +34,7 @@ enum TerminalTargets {
     static let command = FuzzTarget(name: "command", seeds: {
         ["kittens", "", "   ", "/open 3", "/open #12", "/open -1", "/open 99999999999999999999", "/layout LIST",
          "/cancel now", "//etc/passwd", "/", "/opne 2", "/\u{1B}[2Jx", "/open \u{1B}]0;t\u{07}", "/retry", "/?",
-         "日本 café /quit"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
+         "日本 café /quit", "/provider shutterstock", "/PROVIDER", "/provider a b"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
     }, run: { data in
         let line = String(decoding: data, as: UTF8.self)
         switch UserCommand.parse(line) {
@@ -50,6 +50,9 @@ enum TerminalTargets {
             require(suggestion.map { UserCommand.completions.joined().contains($0) } ?? true, "suggested \(suggestion ?? "")")
         case .nextPage:
             require(line.allSatisfy(\.isWhitespace), "a non-blank line paged on: \(line.debugDescription)")
+        case .provider(let name):
+            // The name is one word, shown back in messages when unknown.
+            require(name.map { !$0.isEmpty && !$0.contains(where: \.isWhitespace) } ?? true, "/provider parsed \(name.debugDescription)")
         case .cancel, .recent, .layout, .stats, .help, .quit, .retry:
             break
         }
