@@ -26,7 +26,7 @@ enum FlickrXMLReader {
             throw .malformedResponse("the XML response is not valid UTF-8; it begins “\(ResponseExcerpt.make(data))”.")
         }
         let builder = TreeBuilder()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: paddingEmptyProcessingInstructions(data))
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
         parser.shouldResolveExternalEntities = false
@@ -48,6 +48,33 @@ enum FlickrXMLReader {
                 "the response is not well-formed XML (\(reason)); it begins “\(ResponseExcerpt.make(data))”.")
         }
         return root
+    }
+
+    /// Foundation's XMLParser on Linux crashes on a processing instruction
+    /// without data, `<?name?>`: it reads the data, which libxml2 leaves
+    /// null, as a C string. A space before the `?>` gives it empty data
+    /// instead and changes nothing else the reader keeps (a literal `<?`
+    /// outside a comment or CDATA is always an instruction).
+    static func paddingEmptyProcessingInstructions(_ data: Data) -> Data {
+        let bytes = [UInt8](data)
+        let question = UInt8(ascii: "?"), close = UInt8(ascii: ">")
+        var output: [UInt8] = []
+        var copied = 0
+        var index = 0
+        while let open = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = open + 1
+            guard index < bytes.count, bytes[index] == question else { continue }
+            var end = index + 1
+            while end < bytes.count, ![question, close, 0x20, 0x09, 0x0A, 0x0D].contains(bytes[end]) { end += 1 }
+            guard end + 1 < bytes.count, bytes[end] == question, bytes[end + 1] == close else { continue }
+            output.append(contentsOf: bytes[copied..<end])
+            output.append(0x20)
+            copied = end
+            index = end
+        }
+        guard copied > 0 else { return data }
+        output.append(contentsOf: bytes[copied...])
+        return Data(output)
     }
 
     /// One element of the document.

@@ -18,4 +18,27 @@ import Testing
             #expect(error.description.contains("not valid UTF-8"), "\(error)")
         }
     }
+
+    /// `<?x?>`, a processing instruction without data: Foundation's
+    /// XMLParser read its missing data as a C string and crashed. Found
+    /// before a recorded `flickr.people.getInfo` answer.
+    @Test func xmlWithAnInstructionWithoutDataIsReadNotACrash() throws {
+        let xml = #"<?x?><rsp stat="ok"><?y?><photos page="1" pages="1" perpage="1" total="1"><photo id="7" secret="s" server="1" title="a?>b" /></photos><?z ?></rsp>"#
+        let page = try FlickrResponseDecoder.decodePhotoPage(Data(xml.utf8))
+        #expect(page.photos.map(\.id) == ["7"])
+        #expect(page.photos.first?.title == "a?>b")
+        #expect(try FlickrXMLReader.parse(Data("<r><?x?><![CDATA[<?y?>]]></r>".utf8)).text == "<?y ?>")
+    }
+
+    /// Only an instruction without data is changed, by one space.
+    @Test func paddingTouchesOnlyInstructionsWithoutData() {
+        let cases = [
+            ("<?x?><r/>", "<?x ?><r/>"), ("<r><?a?><?b c?><?d\t?></r>", "<r><?a ?><?b c?><?d\t?></r>"),
+            ("<r a=\"1\">?></r>", "<r a=\"1\">?></r>"), ("<??>", "<? ?>"), ("<?x?", "<?x?"), ("<", "<"), ("", ""),
+        ]
+        for (input, expected) in cases {
+            let padded = FlickrXMLReader.paddingEmptyProcessingInstructions(Data(input.utf8))
+            #expect(String(decoding: padded, as: UTF8.self) == expected, "\(input.debugDescription)")
+        }
+    }
 }
