@@ -68,7 +68,10 @@ import TestSupport
             let log = server.requestLog()
             #expect(log.map(\.kind) == ["rest", "image", "other"])
             #expect(log.map(\.status) == [200, 200, 404])
-            #expect(log.allSatisfy { !$0.path.contains("secret-key") && !$0.aborted && $0.endedAt != nil })
+            #expect(log.allSatisfy { !$0.path.contains("secret-key") && $0.endedAt != nil })
+            // The client stops reading an error answer at its head, so the
+            // 404 may or may not count as aborted, by how fast the server wrote.
+            #expect(log.prefix(2).allSatisfy { !$0.aborted })
             #expect(log[1].path == photo.imagePath(.q))
             #expect(log[0].path.contains("method=flickr.test.echo"))
             let overHTTP = try await network.get(server.baseURL.appendingPathComponent("sandbox/log")).body
