@@ -32,8 +32,7 @@ final class PagePrinter {
     /// Jobs not finished yet, and redraws of cells still waiting to settle:
     /// stopped when the results are replaced or the app stops, so none
     /// waits on (and keeps alive) a page nobody will see.
-    private var tasks: [Int: Task<Void, Never>] = [:]
-    private var nextTask = 0
+    private let tasks = RunningTasks()
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
 
@@ -56,7 +55,7 @@ final class PagePrinter {
     func discardPending() {
         generation += 1
         preheater.cancel()
-        for task in tasks.values { task.cancel() }
+        tasks.cancelAll()
     }
 
     /// Drops every job, then returns once the renders already running have
@@ -65,7 +64,7 @@ final class PagePrinter {
     func stop() async {
         discardPending()
         await preheater.stop()
-        for task in Array(tasks.values) { await task.value }
+        await tasks.waitForAll()
     }
 
     /// Deletes the images sent to the terminal (kitty), before the app ends.
@@ -124,15 +123,10 @@ final class PagePrinter {
     /// once it ends.
     @discardableResult
     private func track(_ body: @escaping @MainActor (PagePrinter) async -> Void) -> Task<Void, Never> {
-        nextTask += 1
-        let id = nextTask
-        let task = Task { @MainActor [weak self] in
+        tasks.run { [weak self] in
             guard let self else { return }
             await body(self)
-            self.tasks[id] = nil
         }
-        tasks[id] = task
-        return task
     }
 
     // MARK: - Rows

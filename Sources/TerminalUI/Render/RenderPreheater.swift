@@ -11,22 +11,16 @@ final class RenderPreheater {
     private var first: ObjectIdentifier?
     /// Every preheat whose task has not returned, the current one and those
     /// cancelled while a render was running: `stop` waits for them all.
-    private var unfinished: [Int: Task<Void, Never>] = [:]
-    private var lastID = 0
+    private let unfinished = RunningTasks()
 
     /// Starts rendering `cells` with `geometry`, replacing any earlier preheat.
     func start(_ cells: [ImageModel], geometry: PageGeometry, renderer: TerminalImageRenderer) {
         cancel()
         guard let head = cells.first, geometry.graphics.showsImages else { return }
         first = ObjectIdentifier(head)
-        lastID += 1
-        let id = lastID
-        let task = Task(priority: .utility) { @MainActor [weak self] in
+        task = unfinished.run(priority: .utility) {
             await Self.render(cells, geometry: geometry, renderer: renderer)
-            self?.unfinished[id] = nil
         }
-        self.task = task
-        unfinished[id] = task
     }
 
     /// Renders each cell once it settles, as many at a time as have settled.
@@ -59,7 +53,7 @@ final class RenderPreheater {
     /// page when the app exits.
     func stop() async {
         cancel()
-        for task in Array(unfinished.values) { await task.value }
+        await unfinished.waitForAll()
     }
 
     /// Stops the preheat under way, if any (the results were replaced).
