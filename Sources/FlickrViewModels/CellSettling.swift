@@ -15,13 +15,10 @@ extension ImageModel {
     ) async -> [ImageModel] {
         let wait = SettleWait(row: row, quiet: quiet)
         if !wait.isDone {
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    wait.start(continuation, watching: watched)
-                }
-            } onCancel: {
-                Task { @MainActor in wait.finish() }
-            }
+            wait.start(watching: watched)
+            await wait.ended.wait()
+            // Ended by cancellation: stop watching too.
+            wait.finish()
         }
         return row.filter { !$0.state.value.isSettled }
     }
@@ -35,7 +32,9 @@ private final class SettleWait {
     private let quiet: Duration
     private let clock = ContinuousClock()
     private lazy var lastChange = clock.now
-    private var continuation: CheckedContinuation<Void, Never>?
+    /// Fired when the wait ends; a cancelled waiting task fires it too.
+    let ended = OnceSignal()
+    private var isWatching = false
     private var tokens: [ObservationToken] = []
     private var timer: Task<Void, Never>?
 
@@ -46,8 +45,8 @@ private final class SettleWait {
 
     var isDone: Bool { row.allSatisfy { $0.state.value.isSettled } }
 
-    func start(_ continuation: CheckedContinuation<Void, Never>, watching watched: [ImageModel]) {
-        self.continuation = continuation
+    func start(watching watched: [ImageModel]) {
+        isWatching = true
         lastChange = clock.now
         tokens = (watched + row).map { cell in
             cell.state.observeChanges { [weak self] _ in self?.changed() }
@@ -61,7 +60,7 @@ private final class SettleWait {
     }
 
     private func watchForQuiet() async {
-        while continuation != nil, !Task.isCancelled {
+        while isWatching, !Task.isCancelled {
             let remaining = quiet - (clock.now - lastChange)
             if remaining <= .zero { break }
             try? await Task.sleep(for: remaining)
@@ -70,11 +69,11 @@ private final class SettleWait {
     }
 
     func finish() {
-        guard let continuation else { return }
-        self.continuation = nil
+        guard isWatching else { return }
+        isWatching = false
         for token in tokens { token.cancel() }
         tokens = []
         timer?.cancel()
-        continuation.resume()
+        ended.fire()
     }
 }
