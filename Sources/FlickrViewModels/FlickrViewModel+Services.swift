@@ -1,3 +1,4 @@
+import Binding
 import FlickrKit
 import ImagePipeline
 
@@ -18,6 +19,39 @@ extension FlickrViewModel {
 
     /// What `/provider` can switch to, the current one included.
     public var providerChoices: [String] { services.map(\.provider.service.rawValue) }
+
+    /// Searches another service (`/provider shutterstock`): stops what is
+    /// pending, then asks the new one for the current query, if there is one.
+    public func switchProvider(to name: String) {
+        let wanted = name.lowercased()
+        guard let setup = services.first(where: { $0.provider.service.rawValue == wanted }) else {
+            let known = PhotoService.allCases.contains { $0.rawValue == wanted }
+            noticeSource.value = .error(known
+                ? "\(name) is not available in this run (the start-up message says why)."
+                : "Unknown provider “\(name)”: use /provider \(providerChoices.joined(separator: " or /provider "))."
+            )
+            return
+        }
+        guard setup.provider.service != provider.service else {
+            noticeSource.value = .info("Already searching \(provider.displayName).")
+            return
+        }
+        saveSession()
+        session?.flush()
+        stopPending(includingDetail: true)
+        provider = setup.provider
+        perPage = setup.perPage
+        let need = factory.thumbnailNeed
+        factory = ImageModelFactory(provider: setup.provider, pipeline: pipeline)
+        factory.thumbnailNeed = need
+        session = makeSession(setup)
+        noticeSource.value = .info("Now searching \(provider.displayName).")
+        if let query = query.value {
+            start(query)
+        } else {
+            activitySource.value = .idle
+        }
+    }
 
     /// One service only (scripts and tests).
     public convenience init(

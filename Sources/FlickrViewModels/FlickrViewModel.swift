@@ -15,8 +15,9 @@ import ImagePipeline
 public final class FlickrViewModel {
     private let querySource = MutableObservable<ResultQuery?>(nil)
     private let pagesSource = MutableObservable<[ResultPage]>([])
-    private let activitySource = MutableObservable(distinct: Activity.idle)
-    private let noticeSource = MutableObservable<Notice?>(nil)
+    // Internal, not private: `switchProvider` (FlickrViewModel+Services) sets them too.
+    let activitySource = MutableObservable(distinct: Activity.idle)
+    let noticeSource = MutableObservable<Notice?>(nil)
     private let progressSource = MutableObservable(distinct: DownloadProgress())
 
     public var query: Observable<ResultQuery?> { querySource }
@@ -42,12 +43,14 @@ public final class FlickrViewModel {
     /// The service's name for headers and banners ("Flickr", "Shutterstock (sandbox)").
     public var providerName: String { provider.displayName }
     let services: [ServiceSetup]
-    private let pipeline: ImageDownloadManager
-    private(set) var provider: any PhotoProvider
-    private(set) var perPage: Int
-    private var factory: ImageModelFactory
+    // The service in use and what depends on it; `switchProvider`
+    // (FlickrViewModel+Services) replaces them.
+    let pipeline: ImageDownloadManager
+    var provider: any PhotoProvider
+    var perPage: Int
+    var factory: ImageModelFactory
     private let prefetcher = PagePrefetcher()
-    private var session: SessionPersistence?
+    var session: SessionPersistence?
     private var pageTask: Task<Void, Never>?
     /// The page whose request failed last, for `/retry`.
     private var failedPage: Int?
@@ -70,7 +73,7 @@ public final class FlickrViewModel {
         session = makeSession(first)
     }
 
-    private func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
+    func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
         setup.sessionStore.map { store in
             SessionPersistence(store: store, providerName: setup.provider.displayName) { [weak self] message in
                 self?.noticeSource.value = .warning(message)
@@ -137,11 +140,7 @@ public final class FlickrViewModel {
     @discardableResult
     public func cancel() -> Int {
         let hadPageRequest = activity.value != .idle
-        generation += 1
-        pageTask?.cancel()
-        pageTask = nil
-        let count = factory.reset(cells + (detail.map { [$0] } ?? []))
-        prefetcher.drop()
+        let count = stopPending(includingDetail: true)
         activitySource.value = .idle
         if count == 0 && !hadPageRequest {
             noticeSource.value = .info("Nothing to cancel.")
@@ -195,43 +194,6 @@ public final class FlickrViewModel {
         return opened
     }
 
-    /// Searches another service (`/provider shutterstock`): stops what is
-    /// pending, then asks the new one for the current query, if there is one.
-    public func switchProvider(to name: String) {
-        let wanted = name.lowercased()
-        guard let setup = services.first(where: { $0.provider.service.rawValue == wanted }) else {
-            let known = PhotoService.allCases.contains { $0.rawValue == wanted }
-            noticeSource.value = .error(known
-                ? "\(name) is not available in this run (the start-up message says why)."
-                : "Unknown provider “\(name)”: use /provider \(providerChoices.joined(separator: " or /provider "))."
-            )
-            return
-        }
-        guard setup.provider.service != provider.service else {
-            noticeSource.value = .info("Already searching \(provider.displayName).")
-            return
-        }
-        saveSession()
-        session?.flush()
-        generation += 1
-        pageTask?.cancel()
-        pageTask = nil
-        prefetcher.drop()
-        factory.reset(cells + (detail.map { [$0] } ?? []))
-        provider = setup.provider
-        perPage = setup.perPage
-        let need = factory.thumbnailNeed
-        factory = ImageModelFactory(provider: setup.provider, pipeline: pipeline)
-        factory.thumbnailNeed = need
-        session = makeSession(setup)
-        noticeSource.value = .info("Now searching \(provider.displayName).")
-        if let query = query.value {
-            start(query)
-        } else {
-            activitySource.value = .idle
-        }
-    }
-
     /// Shows the session saved by the last run, if any. Returns whether it did.
     @discardableResult
     public func restoreSession() -> Bool {
@@ -253,23 +215,31 @@ public final class FlickrViewModel {
     /// opened photo still on their way. Call before exiting.
     public func shutdown() {
         saveSession()
-        generation += 1
-        pageTask?.cancel()
+        stopPending(includingDetail: true)
         detailFacts?.cancel()
-        prefetcher.drop()
-        factory.reset(cells + (detail.map { [$0] } ?? []))
         session?.flush()
     }
 
     // MARK: - Paging
 
-    private func start(_ newQuery: ResultQuery) {
+    /// Stops the page request, the prefetch and the downloads of the
+    /// results (and of the opened photo's large image, when asked); what
+    /// they would still deliver is dropped. Returns how many downloads of
+    /// the results and the opened photo were cancelled.
+    @discardableResult
+    func stopPending(includingDetail: Bool) -> Int {
         generation += 1
         pageTask?.cancel()
         pageTask = nil
-        failedPage = nil
         prefetcher.drop()
-        factory.reset(cells)
+        let opened = includingDetail ? detail.map { [$0] } ?? [] : []
+        return factory.reset(cells + opened)
+    }
+
+    func start(_ newQuery: ResultQuery) {
+        // The opened photo stays: a new query does not close it.
+        stopPending(includingDetail: false)
+        failedPage = nil
         cellTokens.removeAll()
         progressSource.value = DownloadProgress()
         activitySource.value = .idle
@@ -394,7 +364,7 @@ public final class FlickrViewModel {
         return "No more results."
     }
 
-    private func saveSession() {
+    func saveSession() {
         guard let query = query.value else { return }
         session?.save(query, pages: pages.value, perPage: perPage)
     }
