@@ -35,6 +35,10 @@ let package = Package(
                        providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // zlib compresses kitty graphics payloads (`o=z`).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // PNG, GIF (first frame) and WebP: Openverse serves all three besides JPEG.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPty"),
 
         // Layers, bottom up.

@@ -31,7 +31,8 @@ ensure_packages() {
 
 # The C libraries the targets link, and the tools the build uses.
 ensure_build_dependencies() {
-    ensure_packages pkg-config libreadline-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev
+    ensure_packages pkg-config libreadline-dev libturbojpeg0-dev libchafa-dev libglib2.0-dev zlib1g-dev \
+        libpng-dev libgif-dev libwebp-dev
     if ! command -v swift >/dev/null 2>&1; then
         if [ -x /opt/swift/usr/bin/swift ]; then
             export PATH="/opt/swift/usr/bin:$PATH"
