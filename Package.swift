@@ -44,8 +44,8 @@ let package = Package(
         // Layers, bottom up.
         .target(name: "Platform", swiftSettings: strict),
         .target(name: "Binding", swiftSettings: strict),
-        .target(name: "FlickrKit", dependencies: [
-            "Platform",
+        // The one HTTP layer: every request, retries, Retry-After, redaction.
+        .target(name: "Networking", dependencies: [
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -55,13 +55,31 @@ let package = Package(
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // The core: photos, the query value, the provider protocol and registry.
+        .target(name: "FlickrKit", dependencies: [
+            "Networking", "Platform",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ], swiftSettings: strict),
+        // One module per provider, each one folder under Sources/Providers.
+        .target(name: "FlickrService", dependencies: [
+            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Providers/Flickr", swiftSettings: strict),
+        .target(name: "ShutterstockService", dependencies: [
+            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Providers/Shutterstock", swiftSettings: strict),
+        // The registry of providers and the connector that sets them up.
+        .target(name: "Services", dependencies: [
+            "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService",
+        ], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
-            "FlickrKit", "Platform",
+            "Networking", "Platform",
             .product(name: "Collections", package: "swift-collections"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
-            "Binding", "FlickrKit", "ImagePipeline",
+            "Binding", "FlickrKit", "ImagePipeline", "Platform",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         // The view: view models and bindings only, never FlickrKit or ImagePipeline.
@@ -78,19 +96,19 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "flickr", dependencies: [
-            "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform",
+            "Services", "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "Sandbox", "FlickrKit", "TestSupport",
+            "TerminalUI", "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen
         // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
-            "CPty", "Sandbox", "FlickrKit", "ImagePipeline", "TerminalUI",
+            "CPty", "Sandbox", "FlickrKit", "Networking", "ImagePipeline", "TerminalUI",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
@@ -99,7 +117,8 @@ let package = Package(
         ], swiftSettings: testSettings),
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: [
-            "FlickrKit", "Sandbox", "TestSupport",
+            "FlickrKit", "Networking", "Platform", "FlickrService", "ShutterstockService", "Sandbox",
+            "TestSupport",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
@@ -108,21 +127,21 @@ let package = Package(
         ],
                     exclude: ["Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
-            "ImagePipeline", "FlickrKit", "Sandbox", "TestSupport",
+            "ImagePipeline", "FlickrKit", "Networking", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
-            "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
+            "TerminalUI", "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
             "CPty", "CTurboJPEG", "CChafa", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
-            "Sandbox", "FlickrKit", "TestSupport",
+            "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
@@ -138,6 +157,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "FlickrKit", "TerminalUI", "CTurboJPEG",
+        "FlickrKit", "FlickrService", "ShutterstockService", "TerminalUI", "CTurboJPEG",
     ], swiftSettings: strict))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Where the app keeps its files, following the XDG base directory spec.
 ///
@@ -27,18 +28,19 @@ public struct AppPaths: Sendable, Equatable {
         self.cacheDirectory = base("XDG_CACHE_HOME", default: ".cache").appendingPathComponent("flickr", isDirectory: true)
     }
 
-    public var historyFile: URL { historyFile(for: .flickr) }
-    public var sessionFile: URL { sessionFile(for: .flickr) }
-
     /// Each service keeps its own history and session, so switching never
-    /// mixes them (Flickr's keep their original names).
+    /// mixes them. Flickr's keep the names they had when it was the only
+    /// service, so files written then still load.
     public func historyFile(for service: PhotoService) -> URL {
-        stateDirectory.appendingPathComponent(service == .flickr ? "history" : "history-\(service.rawValue)")
+        stateDirectory.appendingPathComponent(service.id == Self.firstService ? "history" : "history-\(service.id)")
     }
 
     public func sessionFile(for service: PhotoService) -> URL {
-        stateDirectory.appendingPathComponent(service == .flickr ? "session.json" : "session-\(service.rawValue).json")
+        stateDirectory.appendingPathComponent(service.id == Self.firstService ? "session.json" : "session-\(service.id).json")
     }
+
+    /// The service whose files predate per-service names.
+    private static let firstService = "flickr"
     public var imageCacheDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
 
     /// Creates a directory (and parents) readable by the user only.

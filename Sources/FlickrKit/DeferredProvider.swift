@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import NIOConcurrencyHelpers
 
 /// A provider made on first use: a service the person may never switch to
@@ -47,7 +48,7 @@ public struct DeferredProvider: PhotoProvider {
 
     private var made: (any PhotoProvider)? { state.withLockedValue { $0.made } }
 
-    public func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage {
+    public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage {
         try await provider().search(query, page: page, perPage: perPage)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Reads JSON straight into a `FlickrWireValue`, in one pass over the bytes.
 ///
@@ -10,16 +11,16 @@ import Foundation
 /// become U+FFFD and raw control characters in strings are kept (the
 /// terminal sanitiser removes them later), so one odd title never costs the
 /// page. Nesting is bounded, so a hostile response cannot exhaust the stack.
-enum FlickrJSONReader {
+public enum FlickrJSONReader {
     /// Why the bytes are not JSON, with where it went wrong.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Deeper than any API response; stops `[[[[…` from recursing without end.
-    static let maximumDepth = 256
+    public static let maximumDepth = 256
 
-    static func read(_ data: Data) throws(Failure) -> FlickrWireValue {
+    public static func read(_ data: Data) throws(Failure) -> FlickrWireValue {
         let result: Result<FlickrWireValue, Failure> = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {

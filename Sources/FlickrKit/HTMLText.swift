@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Turns the bit of HTML a photo description holds into plain text: tags
 /// go (line breaks and paragraphs become new lines), character references

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// One photo of a result page, as the provider described it.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// What a service says about one photo beyond a search result: Flickr's
 /// `flickr.photos.getInfo`.

@@ -1,6 +1,8 @@
 import Foundation
+import Networking
 
-/// A photo-search service: Flickr, Shutterstock, or the sandbox.
+/// A photo-search service: Flickr, Shutterstock, Openverse, or the sandbox
+/// standing in for one of them.
 ///
 /// Implementations build requests, send them through `NetworkManager` and
 /// decode the answers. They are value-like and safe to share across tasks.
@@ -15,8 +17,11 @@ public protocol PhotoProvider: Sendable {
     /// (Flickr: 4,000), or `nil` when it has no such cap.
     var maxResults: Int? { get }
 
+    /// The page sizes this service accepts from this caller.
+    var perPageRange: ClosedRange<Int> { get }
+
     /// One page of photos matching `query` (every word must match; `-word` excludes).
-    func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage
+    func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage
 
     /// One page of the most recent uploads.
     func recent(page: Int, perPage: Int) async throws -> PhotoPage
@@ -56,24 +61,11 @@ public struct UnsupportedByProvider: Error, CustomStringConvertible {
     }
 }
 
-/// The services the app can search; the raw value is what `--provider`
-/// and `/provider` take.
-public enum PhotoService: String, Sendable, Hashable, Codable, CaseIterable {
-    case flickr
-    case shutterstock
-
-    /// The service's own name.
-    public var name: String {
-        switch self {
-        case .flickr: "Flickr"
-        case .shutterstock: "Shutterstock"
-        }
-    }
-}
-
 // MARK: - Default implementations
 
 extension PhotoProvider {
+    public var perPageRange: ClosedRange<Int> { 1...500 }
+
     /// The last page worth asking for, given the service's cap.
     public func lastServedPage(pages: Int, perPage: Int) -> Int {
         guard let maxResults, perPage > 0 else { return pages }

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// A pixel area an image must fill: a grid cell, the detail view, or a named
 /// download size, in device pixels.
@@ -96,7 +97,7 @@ extension Photo {
         renditions.first { $0.label == label }
     }
 
-    static func best(of renditions: [PhotoRendition], covering need: PixelSize) -> PhotoRendition? {
+    public static func best(of renditions: [PhotoRendition], covering need: PixelSize) -> PhotoRendition? {
         let whole = renditions.filter { !$0.isCrop }
         if let hit = whole.filter({ $0.covers(need) }).min(by: isSmaller) { return hit }
         if let biggest = whole.filter({ $0.pixelSize != nil }).max(by: isSmaller) { return biggest }
@@ -104,7 +105,7 @@ extension Photo {
     }
 
     /// Orders by pixel count, then by label so equal sizes order the same way every time.
-    static func isSmaller(_ a: PhotoRendition, _ b: PhotoRendition) -> Bool {
+    public static func isSmaller(_ a: PhotoRendition, _ b: PhotoRendition) -> Bool {
         let areaA = a.pixelSize.map { $0.width * $0.height } ?? Int.max
         let areaB = b.pixelSize.map { $0.width * $0.height } ?? Int.max
         return areaA != areaB ? areaA < areaB : a.label < b.label

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Flickr's named image sizes, which are also the sizes a person can name
 /// (`--size z`). The raw value is the `extras` key suffix (`url_q`) and the

@@ -1,6 +1,8 @@
 import Foundation
+import Networking
 import NIOCore
 import NIOSSL
+import Platform
 
 /// One sentence a person can act on, for any error the app can meet: what
 /// failed, naming the host or file, and what to do. View models show only
@@ -15,11 +17,9 @@ public func userMessage(for error: any Error, redacting redactor: SecretRedactor
 
 private func rawUserMessage(for error: any Error) -> String {
     switch error {
-    case let error as FlickrError:
+    case let error as any ProviderError:
         return error.description
     case let error as NetworkError:
-        return error.description
-    case let error as ShutterstockError:
         return error.description
     case let error as UnsupportedByProvider:
         return error.description

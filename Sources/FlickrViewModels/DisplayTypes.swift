@@ -1,14 +1,23 @@
+import FlickrKit
 import Foundation
 
 /// What the results are of.
 public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
-    case search(String)
+    case search(SearchQuery)
     case recent
 
     public var description: String {
         switch self {
-        case .search(let text): "“\(text)”"
+        case .search(let query): query.description
         case .recent: "recent photos"
+        }
+    }
+
+    /// The page from `provider`.
+    func page(_ number: Int, perPage: Int, from provider: any PhotoProvider) async throws -> PhotoPage {
+        switch self {
+        case .search(let query): try await provider.search(query, page: number, perPage: perPage)
+        case .recent: try await provider.recent(page: number, perPage: perPage)
         }
     }
 }

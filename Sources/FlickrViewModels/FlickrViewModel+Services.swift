@@ -18,18 +18,15 @@ extension FlickrViewModel {
     }
 
     /// What `/provider` can switch to, the current one included.
-    public var providerChoices: [String] { services.map(\.provider.service.rawValue) }
+    public var providerChoices: [String] { services.map(\.provider.service.id) }
 
     /// Searches another service (`/provider shutterstock`): stops what is
     /// pending, then asks the new one for the current query, if there is one.
     public func switchProvider(to name: String) {
         let wanted = name.lowercased()
-        guard let setup = services.first(where: { $0.provider.service.rawValue == wanted }) else {
-            let known = PhotoService.allCases.contains { $0.rawValue == wanted }
-            noticeSource.value = .error(known
-                ? "\(name) is not available in this run (the start-up message says why)."
-                : "Unknown provider “\(name)”: use /provider \(providerChoices.joined(separator: " or /provider "))."
-            )
+        guard let setup = services.first(where: { $0.provider.service.id == wanted }) else {
+            let choices = ProviderRegistry.list(providerChoices.map { "/provider \($0)" }, conjunction: "or")
+            noticeSource.value = .error("Unknown provider “\(name)” (or not available in this run; the start-up message says why): use \(choices).")
             return
         }
         guard setup.provider.service != provider.service else {

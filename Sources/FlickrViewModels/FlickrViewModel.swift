@@ -105,12 +105,11 @@ public final class FlickrViewModel {
 
     /// Starts a new search, dropping the previous results and their downloads.
     public func search(_ text: String) {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else {
+        guard let query = SearchQuery(text) else {
             noticeSource.value = .warning("Type some words to search for.")
             return
         }
-        start(.search(trimmed))
+        start(.search(query))
     }
 
     /// Shows the most recent uploads, dropping the previous results.
@@ -273,7 +272,7 @@ public final class FlickrViewModel {
                 arrival = .prefetched(prefetched)
             } else {
                 do {
-                    arrival = .fetched(try await Self.fetch(query, page: number, perPage: perPage, from: provider))
+                    arrival = .fetched(try await query.page(number, perPage: perPage, from: provider))
                 } catch {
                     arrival = .failed(error)
                 }
@@ -341,20 +340,11 @@ public final class FlickrViewModel {
         let number = last.number + 1
         prefetcher.start(
             number: number,
-            fetch: { try await Self.fetch(query, page: number, perPage: perPage, from: provider) },
+            fetch: { try await query.page(number, perPage: perPage, from: provider) },
             makeCells: { [weak self] page in
                 guard let self else { return [] }
                 return self.factory.cells(for: page.photos, startingAt: self.cells.count + 1)
             })
-    }
-
-    private nonisolated static func fetch(
-        _ query: ResultQuery, page: Int, perPage: Int, from provider: any PhotoProvider
-    ) async throws -> PhotoPage {
-        switch query {
-        case .search(let text): try await provider.search(text, page: page, perPage: perPage)
-        case .recent: try await provider.recent(page: page, perPage: perPage)
-        }
     }
 
     private func noMoreMessage(for last: ResultPage) -> String {

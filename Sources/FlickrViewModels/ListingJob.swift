@@ -3,7 +3,7 @@ import Foundation
 
 /// One photo of `flickr search`/`recent` output, as the printer shows it.
 public struct ListedPhoto: Sendable, Equatable {
-    /// The service: `flickr` or `shutterstock`.
+    /// The service's id: `flickr`, `shutterstock`, `openverse`.
     public var provider: String
     public var page: Int
     /// 1-based over the whole output.
@@ -49,10 +49,7 @@ public struct ListingJob: Sendable {
         while number < firstPage + pages {
             let result: PhotoPage
             do {
-                result = switch query {
-                case .search(let text): try await provider.search(text, page: number, perPage: perPage)
-                case .recent: try await provider.recent(page: number, perPage: perPage)
-                }
+                result = try await query.page(number, perPage: perPage, from: provider)
             } catch {
                 throw ListingError(message: userMessage(for: error))
             }
@@ -60,7 +57,7 @@ public struct ListingJob: Sendable {
             for photo in result.photos {
                 index += 1
                 sink.photo(ListedPhoto(
-                    provider: provider.service.rawValue, page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
+                    provider: provider.service.id, page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
                     ownerName: photo.ownerName, dateTaken: photo.dateTaken,
                     thumbnailURL: provider.imageURL(for: photo, size: thumbnailSize)?.absoluteString,
                     imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString))

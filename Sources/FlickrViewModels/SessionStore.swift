@@ -1,5 +1,6 @@
 import FlickrKit
 import Foundation
+import Platform
 
 /// What a person was looking at, saved so the next launch can show it at once.
 ///

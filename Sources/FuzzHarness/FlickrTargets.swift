@@ -1,5 +1,7 @@
 import Foundation
 @testable import FlickrKit
+@testable import FlickrService
+@testable import ShutterstockService
 
 /// The readers of what servers send: Flickr's JSON, JSONP and XML formats,
 /// its getInfo/getSizes answers, and Shutterstock's search and error bodies.

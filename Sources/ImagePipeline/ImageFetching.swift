@@ -1,4 +1,4 @@
-import FlickrKit
+import Networking
 import Foundation
 
 /// Fetches the bytes of an image. The pipeline's only way to reach the network.

@@ -1,4 +1,4 @@
-import FlickrKit
+import Networking
 import Foundation
 
 /// How urgently an image is wanted. Visible cells are `high`, preheated ones `low`.

@@ -1,4 +1,5 @@
 import FlickrKit
+import Networking
 import Sandbox
 
 /// Runs `body` with a real sandbox on a free loopback port and a
@@ -28,5 +29,13 @@ public func withSandboxSession<T>(
         await network.shutdown()
         await server.shutdown()
         throw error
+    }
+}
+
+extension SearchQuery {
+    /// A search as a test types it; the text must hold words.
+    public static func typed(_ text: String) -> SearchQuery {
+        guard let query = SearchQuery(text) else { preconditionFailure("a test search needs words, got “\(text)”") }
+        return query
     }
 }

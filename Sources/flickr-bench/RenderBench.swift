@@ -2,6 +2,8 @@
 // over thumbnails of the size the grid asks for.
 
 import FlickrKit
+import FlickrService
+import Networking
 import Foundation
 import Glibc
 import Sandbox
@@ -24,7 +26,8 @@ func fetchThumbnails(query: String, count: Int, layout: GridLayout, graphics: Te
         let provider = FlickrProvider(
             apiKey: "bench", endpoint: server.restURL, imageHost: server.baseURL, network: network,
             displayName: "sandbox")
-        let page = try await provider.search(query, page: 1, perPage: count)
+        guard let search = SearchQuery(query) else { throw BenchError.noPhotos(query) }
+        let page = try await provider.search(search, page: 1, perPage: count)
         guard !page.photos.isEmpty else { throw BenchError.noPhotos(query) }
         let cell = TerminalImageRenderer.sourcePixelsPerCell(for: graphics)
         let need = layout.pixelNeed(cellPixels: cell)

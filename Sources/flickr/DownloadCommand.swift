@@ -2,6 +2,7 @@ import ArgumentParser
 import FlickrKit
 import FlickrViewModels
 import Foundation
+import Services
 import ImagePipeline
 import Platform
 import TerminalUI
@@ -44,7 +45,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        guard !query.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard SearchQuery(words: query) != nil else {
             throw ValidationError("Give some words to search for.")
         }
         try NumericRange.check("--pages", pages, atLeast: 1)
@@ -59,6 +60,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let photoSize = PhotoSize(argument: size) else { throw ValidationError("Unknown --size \"\(size)\".") }
+        guard let search = SearchQuery(words: query) else { throw ValidationError("Give some words to search for.") }
         let folder = DownloadFolder(url: URL(fileURLWithPath: out, isDirectory: true))
         do {
             try folder.prepare()
@@ -76,7 +78,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
         let job = DownloadJob(
             request: .init(
-                query: query.joined(separator: " "), pages: pages, perPage: provider.resolvedPerPage(for: connection.provider.service),
+                query: search, pages: pages, perPage: provider.resolvedPerPage(for: connection.provider),
                 size: photoSize, folder: folder.url, concurrency: concurrency),
             provider: connection.provider, pipeline: pipeline, reporter: progress)
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlickrKit
 import FlickrViewModels
 import Foundation
+import Services
 import ImagePipeline
 import TerminalUI
 
@@ -9,10 +10,13 @@ import TerminalUI
 struct FlickrCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickr",
-        abstract: "Search Flickr (or Shutterstock) photos from the terminal.",
+        abstract: "Search photos from the terminal: Flickr, Shutterstock or Openverse.",
         discussion: """
             Without a subcommand, starts the interactive app (browse): type words and Enter to \
             search, Enter on an empty line for the next page, /help for commands.
+
+            Providers (--provider, /provider):
+            \(ProviderOptions.registry.descriptors.map { "  \($0.service.id): \($0.summary)." }.joined(separator: "\n"))
             """,
         subcommands: [
             BrowseCommand.self, SearchCommand.self, RecentCommand.self, InfoCommand.self,
@@ -27,13 +31,13 @@ struct BrowseCommand: AsyncParsableCommand {
         commandName: "browse",
         abstract: "Browse results in the terminal (the default).",
         discussion: """
-            Without credentials for the chosen service (--api-key or FLICKR_API_KEY for Flickr; \
-            SHUTTERSTOCK_API_TOKEN, or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET, for Shutterstock) \
-            and without --api-url, the app runs against an embedded sandbox with synthetic \
-            photos, so it works offline and without an account. /provider switches service.
+            Without credentials for the chosen service and without --api-url, Flickr and \
+            Shutterstock run against an embedded sandbox with synthetic photos, so the app works \
+            offline and without an account. /provider switches service. Credentials:
+            \(ProviderOptions.registry.descriptors.map { "  \($0.service.name): \($0.credentialHint)" }.joined(separator: "\n"))
 
-            Grid thumbnails are the smallest size that fills their cell; /open shows the \
-            1024 px size (Shutterstock: the 1000 px preview) with the photo's details.
+            Grid thumbnails are the smallest size that fills their cell; /open shows a large \
+            size with the photo's details.
 
             Files: history and the last session under $XDG_STATE_HOME/flickr (one of each per \
             service), images under $XDG_CACHE_HOME/flickr. Credentials are never written to disk.
@@ -68,7 +72,7 @@ struct BrowseCommand: AsyncParsableCommand {
     ) async {
         let services = connection.providers.map { service in
             FlickrViewModel.ServiceSetup(
-                provider: service, perPage: provider.resolvedPerPage(for: service.service),
+                provider: service, perPage: provider.resolvedPerPage(for: service),
                 sessionStore: SessionStore(file: paths.sessionFile(for: service.service)))
         }
         let viewModel = FlickrViewModel(services: services, pipeline: pipeline)
@@ -78,7 +82,8 @@ struct BrowseCommand: AsyncParsableCommand {
             // Never record a line that holds a credential, should someone paste one at the prompt.
             let secrets = Self.secrets(in: environment, apiKey: provider.apiKey)
             terminal = ReadlineTerminal(
-                historyFile: paths.historyFile(for: provider.provider),
+                historyFile: paths.historyFile(for: connection.provider.service),
+                completions: UserCommand.completions(providers: viewModel.providerChoices),
                 historyFilter: { line in !secrets.contains { line.contains($0) } })
         } else {
             terminal = PlainTerminal()
@@ -99,9 +104,7 @@ struct BrowseCommand: AsyncParsableCommand {
 
     /// Every credential the run may hold, to keep out of the history.
     static func secrets(in environment: [String: String], apiKey: String?) -> [String] {
-        let values = [apiKey, environment["FLICKR_API_KEY"]]
-            + [ShutterstockCredentials.tokenVariable, ShutterstockCredentials.keyVariable, ShutterstockCredentials.secretVariable]
-            .map { environment[$0] }
+        let values = [apiKey] + ProviderOptions.registry.credentialVariables.map { environment[$0] }
         return values.compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FlickrKit
 import FlickrViewModels
 import Foundation
+import Services
 import TerminalUI
 
 /// `flickr search QUERY`: prints pages of results, as text or JSON Lines.
@@ -12,9 +13,9 @@ struct SearchCommand: AsyncParsableCommand {
         discussion: """
             With --json, writes one JSON object per photo and line: provider, page, index \
             (1-based over the whole output), id, title, owner (NSID; Shutterstock: contributor \
-            id), owner_name, thumbnail_url (150 px square, q; Shutterstock: the grid asset) and \
-            image_url (1024 px, b, or 640 px, z; Shutterstock: preview_1000), in the \
-            provider's order.
+            id), owner_name, thumbnail_url and image_url, in the provider's order; license, \
+            license_url, creator and attribution where the provider knows them.
+            \(ProviderOptions.registry.descriptors.map { "  \($0.service.name): \($0.imageSizes)." }.joined(separator: "\n"))
             """)
 
     @Argument(help: "Words that must all match; -word excludes.")
@@ -24,13 +25,14 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        guard !query.joined().trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard SearchQuery(words: query) != nil else {
             throw ValidationError("Give some words to search for.")
         }
     }
 
     func run() async throws {
-        try await listing.print(.search(query.joined(separator: " ")), provider: provider)
+        guard let search = SearchQuery(words: query) else { throw ValidationError("Give some words to search for.") }
+        try await listing.print(.search(search), provider: provider)
     }
 }
 
@@ -108,7 +110,7 @@ struct ListingOptions: ParsableArguments {
         connection.announceSandbox()
         let job = ListingJob(
             query: query, firstPage: page, pages: pages,
-            perPage: options.resolvedPerPage(for: connection.provider.service))
+            perPage: options.resolvedPerPage(for: connection.provider))
         do {
             try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
         } catch {

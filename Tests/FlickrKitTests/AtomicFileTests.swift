@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlickrKit
+import Platform
 
 /// `AtomicFile` on a real temporary folder.
 @Suite struct AtomicFileTests {

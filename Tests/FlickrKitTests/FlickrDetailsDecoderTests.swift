@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// `flickr.photos.getInfo` and `flickr.photos.getSizes` answers, recorded
 /// where a recording exists and otherwise hand-written in Flickr's shapes.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// Wording of `FlickrError`, and the guarantee that the API key never
 /// appears in any message or description.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// `FlickrJSONReader`: the JSON grammar, its leniencies, and the messages
 /// for what it refuses.

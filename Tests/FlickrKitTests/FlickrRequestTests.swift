@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// Requests built by `FlickrProvider`, read back parameter by parameter, and
 /// the URLs it derives for images and photo pages.
@@ -28,7 +30,7 @@ import Testing
     }
 
     @Test func searchRequestCarriesEveryParameter() throws {
-        let url = try provider.searchRequestURL("kittens", page: 2, perPage: 30)
+        let url = try provider.searchRequestURL(.typed("kittens"), page: 2, perPage: 30)
         #expect(url.scheme == "https")
         #expect(url.host == "api.flickr.com")
         #expect(url.path == "/services/rest/" || url.path == "/services/rest")
@@ -67,14 +69,14 @@ import Testing
     }
 
     @Test func multiWordQueryIsPercentEncoded() throws {
-        let url = try provider.searchRequestURL("red car", page: 1, perPage: 10)
+        let url = try provider.searchRequestURL(.typed("red car"), page: 1, perPage: 10)
         let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery)
         #expect(query.contains("text=red%20car"))
         #expect(try parameters(url)["text"] == "red car")
     }
 
     @Test func nonASCIIQueryIsPercentEncodedAsUTF8() throws {
-        let url = try provider.searchRequestURL("gâteau 猫", page: 1, perPage: 10)
+        let url = try provider.searchRequestURL(.typed("gâteau 猫"), page: 1, perPage: 10)
         let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery)
         #expect(query.contains("text=g%C3%A2teau%20%E7%8C%AB"))
         #expect(try parameters(url)["text"] == "gâteau 猫")
@@ -83,7 +85,7 @@ import Testing
     /// `+` would reach a form decoder as a space, `&` and `=` would split the
     /// query; all three must arrive as themselves.
     @Test func reservedCharactersInQuerySurviveTheRoundTrip() throws {
-        let url = try provider.searchRequestURL("c++ & r=2 #1 100%", page: 1, perPage: 10)
+        let url = try provider.searchRequestURL(.typed("c++ & r=2 #1 100%"), page: 1, perPage: 10)
         let query = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery)
         let text = try #require(query.split(separator: "&").first { $0.hasPrefix("text=") })
         #expect(!text.contains("+"))
@@ -92,35 +94,31 @@ import Testing
     }
 
     @Test func queryIsTrimmed() throws {
-        #expect(try parameters(provider.searchRequestURL("  beach \n", page: 1, perPage: 10))["text"] == "beach")
+        #expect(try parameters(provider.searchRequestURL(.typed("  beach \n"), page: 1, perPage: 10))["text"] == "beach")
     }
 
     @Test func endpointPathAndPortAreKept() throws {
         let endpoint = try #require(URL(string: "http://127.0.0.1:8123/services/rest/"))
         let local = FlickrProvider(apiKey: "k", endpoint: endpoint, network: Self.idleNetwork)
-        let url = try local.searchRequestURL("sunset", page: 1, perPage: 5)
+        let url = try local.searchRequestURL(.typed("sunset"), page: 1, perPage: 5)
         #expect(url.absoluteString.hasPrefix("http://127.0.0.1:8123/services/rest/?"))
-    }
-
-    @Test func emptyQueryIsRefusedBeforeAnyRequest() {
-        #expect(throws: FlickrError.self) { try provider.searchRequestURL("   ", page: 1, perPage: 10) }
     }
 
     @Test(arguments: [0, -1, 501])
     func perPageOutsideOneToFiveHundredIsRefused(_ perPage: Int) throws {
-        let error = try #require(throws: FlickrError.self) { try provider.searchRequestURL("x", page: 1, perPage: perPage) }
+        let error = try #require(throws: FlickrError.self) { try provider.searchRequestURL(.typed("x"), page: 1, perPage: perPage) }
         #expect(error.description == "Photos per page must be between 1 and 500 (got \(perPage)).")
         #expect(throws: FlickrError.self) { try provider.recentRequestURL(page: 1, perPage: perPage) }
     }
 
     @Test func perPageLimitsAreAccepted() throws {
-        _ = try provider.searchRequestURL("x", page: 1, perPage: 1)
-        _ = try provider.searchRequestURL("x", page: 1, perPage: 500)
+        _ = try provider.searchRequestURL(.typed("x"), page: 1, perPage: 1)
+        _ = try provider.searchRequestURL(.typed("x"), page: 1, perPage: 500)
     }
 
     @Test(arguments: [0, -3])
     func pageBelowOneIsRefused(_ page: Int) throws {
-        let error = try #require(throws: FlickrError.self) { try provider.searchRequestURL("x", page: page, perPage: 10) }
+        let error = try #require(throws: FlickrError.self) { try provider.searchRequestURL(.typed("x"), page: page, perPage: 10) }
         #expect(error.description == "The page number must be 1 or more (got \(page)).")
     }
 
@@ -128,8 +126,8 @@ import Testing
     /// nothing could answer still gives the validation error.
     @Test func invalidSearchFailsWithoutSending() async throws {
         let nowhere = FlickrProvider(apiKey: "k", endpoint: try #require(URL(string: "http://127.0.0.1:1/")), network: Self.idleNetwork)
-        await #expect(throws: FlickrError.invalidRequest("The search text is empty. Type some words to search for, or ask for recent photos.")) {
-            try await nowhere.search("", page: 1, perPage: 10)
+        await #expect(throws: FlickrError.invalidRequest("Photos per page must be between 1 and 500 (got 0).")) {
+            try await nowhere.search(.typed("x"), page: 1, perPage: 0)
         }
     }
 

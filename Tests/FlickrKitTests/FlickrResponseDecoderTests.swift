@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// Leniency and failure messages of `FlickrResponseDecoder`, on small
 /// hand-written bodies shaped like what Flickr sends.

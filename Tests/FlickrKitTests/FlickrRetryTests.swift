@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// `FlickrProvider` retrying over real loopback HTTP: the server fails a
 /// scripted number of times, the injected sleep records the waits.
@@ -67,7 +69,7 @@ import Testing
     @Test func flickrServiceUnavailableIsRetried() async throws {
         let unavailable = ScriptedReply.text(#"{"stat":"fail","code":105,"message":"Service currently unavailable"}"#)
         try await withProvider([unavailable, unavailable]) { provider, server, _ in
-            _ = try await provider.search("kittens", page: 1, perPage: 1)
+            _ = try await provider.search(.typed("kittens"), page: 1, perPage: 1)
             #expect(server.requests.count == 3)
         }
     }
@@ -75,7 +77,7 @@ import Testing
     @Test func invalidKeyIsNotRetried() async throws {
         let invalid = ScriptedReply.text(#"{"stat":"fail","code":100,"message":"Invalid API Key (Key has invalid format)"}"#)
         try await withProvider([invalid, invalid]) { provider, server, waits in
-            let error = await #expect(throws: FlickrError.self) { try await provider.search("kittens", page: 1, perPage: 1) }
+            let error = await #expect(throws: FlickrError.self) { try await provider.search(.typed("kittens"), page: 1, perPage: 1) }
             #expect(error == .api(code: 100, message: "Invalid API Key (Key has invalid format)"))
             #expect(server.requests.count == 1)
             #expect(waits.all.isEmpty)

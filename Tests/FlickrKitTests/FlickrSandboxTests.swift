@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 import NIOConcurrencyHelpers
 import Sandbox
 import NIOConcurrencyHelpers
@@ -15,7 +17,7 @@ import NIOConcurrencyHelpers
             let matches = server.catalog.search(text: "kittens", sort: .relevance)
             try #require(matches.count > 60)
             for page in 1...2 {
-                let result = try await provider.search("kittens", page: page, perPage: 30)
+                let result = try await provider.search(.typed("kittens"), page: page, perPage: 30)
                 let expected = matches[((page - 1) * 30)..<(page * 30)].map { server.catalog.photo(at: $0) }
                 #expect(result.page == page)
                 #expect(result.perPage == 30)
@@ -37,7 +39,7 @@ import NIOConcurrencyHelpers
 
     @Test func searchAsksForTheExtrasTheGridAndOpenUse() async throws {
         try await withSandbox { server, provider, _ in
-            let photo = try #require(try await provider.search("sunset", page: 1, perPage: 5).photos.first)
+            let photo = try #require(try await provider.search(.typed("sunset"), page: 1, perPage: 5).photos.first)
             let want = try #require(server.catalog.photo(id: photo.id))
             // Every requested size the sandbox serves and the photo is big enough for, and no other.
             let longest = max(want.originalWidth, want.originalHeight)
@@ -60,7 +62,7 @@ import NIOConcurrencyHelpers
     /// sandbox sent, and it serves a JPEG there.
     @Test func builtImageURLsMatchTheSentOnesAndServeJPEGs() async throws {
         try await withSandbox { _, provider, network in
-            let photo = try #require(try await provider.search("beach", page: 1, perPage: 3).photos.first)
+            let photo = try #require(try await provider.search(.typed("beach"), page: 1, perPage: 3).photos.first)
             var bare = photo
             bare.images = [:]
             for size in [PhotoSize.square150, .medium640, .large1024] {
@@ -89,7 +91,7 @@ import NIOConcurrencyHelpers
 
     @Test func emptyKeyIsRejectedWithCode100() async throws {
         try await withSandbox(apiKey: "") { _, provider, _ in
-            let error = await #expect(throws: FlickrError.self) { try await provider.search("kittens", page: 1, perPage: 10) }
+            let error = await #expect(throws: FlickrError.self) { try await provider.search(.typed("kittens"), page: 1, perPage: 10) }
             guard case .api(let code, _)? = error else {
                 Issue.record("expected an API error, got \(String(describing: error))")
                 return
@@ -105,7 +107,7 @@ import NIOConcurrencyHelpers
     /// The sandbox's JSONP (no `nojsoncallback`) decodes to the same page.
     @Test func sandboxJSONPDecodesLikeItsJSON() async throws {
         try await withSandbox { _, provider, network in
-            let url = try provider.searchRequestURL("kittens", page: 1, perPage: 10)
+            let url = try provider.searchRequestURL(.typed("kittens"), page: 1, perPage: 10)
             var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
             components.queryItems = (components.queryItems ?? []).filter { $0.name != "nojsoncallback" }
                 + [URLQueryItem(name: "jsoncallback", value: "cb_42")]
@@ -119,7 +121,7 @@ import NIOConcurrencyHelpers
     /// The sandbox's XML (`format=rest`) decodes to the same page too.
     @Test func sandboxXMLDecodesLikeItsJSON() async throws {
         try await withSandbox { _, provider, network in
-            let url = try provider.searchRequestURL("sunset", page: 2, perPage: 10)
+            let url = try provider.searchRequestURL(.typed("sunset"), page: 2, perPage: 10)
             var components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
             components.queryItems = components.queryItems?.filter { $0.name != "nojsoncallback" && $0.name != "format" }
             let xml = try await network.get(try #require(components.url)).body
@@ -135,7 +137,7 @@ import NIOConcurrencyHelpers
         let provider = FlickrProvider(
             apiKey: "SECRETKEY123", endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/services/rest/")),
             network: network)
-        let error = await #expect(throws: FlickrError.self) { try await provider.search("kittens", page: 1, perPage: 10) }
+        let error = await #expect(throws: FlickrError.self) { try await provider.search(.typed("kittens"), page: 1, perPage: 10) }
         await network.shutdown()
         #expect(error == .network(.connectionRefused(host: "127.0.0.1:\(port)")))
         #expect(error?.description == "Connection refused by 127.0.0.1:\(port). Is the server running?")
@@ -146,7 +148,7 @@ import NIOConcurrencyHelpers
         fast.idleTimeout = .milliseconds(300)
         fast.requestTimeout = .seconds(20)
         try await withSandbox(network: fast, retry: .never, configure: { $0.latency = .seconds(3) }) { server, provider, _ in
-            let error = await #expect(throws: FlickrError.self) { try await provider.search("kittens", page: 1, perPage: 10) }
+            let error = await #expect(throws: FlickrError.self) { try await provider.search(.typed("kittens"), page: 1, perPage: 10) }
             #expect(error == .network(.stalled(host: "127.0.0.1:\(server.port)")))
             #expect(error?.isTransient == true)
         }
@@ -182,7 +184,7 @@ import NIOConcurrencyHelpers
     /// connection mid-body: the sandbox counts an aborted response.
     @Test func cancellingAThrottledImageFetchAbortsTheTransfer() async throws {
         try await withSandbox(configure: { $0.throttleKBps = 8 }) { server, provider, network in
-            let photo = try #require(try await provider.search("kittens", page: 1, perPage: 1).photos.first)
+            let photo = try #require(try await provider.search(.typed("kittens"), page: 1, perPage: 1).photos.first)
             let url = try #require(provider.imageURL(for: photo, size: .large1024))
             server.resetStats()
 
@@ -211,7 +213,7 @@ import NIOConcurrencyHelpers
         var messages: [String] = []
 
         try await withSandbox(apiKey: key, configure: { $0.requiredAPIKey = "another-key" }) { _, provider, _ in
-            do { _ = try await provider.search("kittens", page: 1, perPage: 10) } catch {
+            do { _ = try await provider.search(.typed("kittens"), page: 1, perPage: 10) } catch {
                 messages += [String(describing: error), String(reflecting: error)]
             }
             do { try await provider.echo() } catch { messages += [String(describing: error), String(reflecting: error)] }
@@ -229,7 +231,7 @@ import NIOConcurrencyHelpers
         let network = NetworkManager()
         let nowhere = FlickrProvider(
             apiKey: key, endpoint: try #require(URL(string: "http://127.0.0.1:\(port)/services/rest/")), network: network)
-        do { _ = try await nowhere.search("kittens", page: 1, perPage: 10) } catch {
+        do { _ = try await nowhere.search(.typed("kittens"), page: 1, perPage: 10) } catch {
             messages += [String(describing: error), String(reflecting: error)]
         }
         await network.shutdown()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// Inputs Scripts/fuzz found that crashed or broke a promise, kept as
 /// regressions: each must now fail politely, as a value.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import Networking
 
 /// `NetworkManager`'s idle timeout over real loopback HTTP: a server that
 /// goes quiet ends in `.stalled`, whether it sent its headers or not; one

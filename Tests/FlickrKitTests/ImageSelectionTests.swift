@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// Which image URL a requirement gets: the smallest carried size that
 /// fills it, else a URL built on Flickr's static host, never the API host.
@@ -104,10 +105,10 @@ import Testing
 
     @Test func otherProvidersChooseAmongTheirOwnRenditions() throws {
         struct Stock: PhotoProvider {
-            var service: PhotoService { .shutterstock }
+            var service: PhotoService { PhotoService(id: "stock", name: "Stock") }
             var displayName: String { "stock" }
             var maxResults: Int? { nil }
-            func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }
+            func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }
             func recent(page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }
             func photoPageURL(for photo: Photo) -> URL? { nil }
         }

@@ -2,6 +2,8 @@ import Foundation
 import NIOConcurrencyHelpers
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// Recorded Flickr answers served by a loopback server (so the API host is
 /// not Flickr's): image URLs are the `url_*` values as recorded, or built on
@@ -44,7 +46,7 @@ import Testing
     @Test(arguments: photoListKeys)
     func recordedURLsAreUsedAsGivenAndOthersBuiltOnTheStaticHost(_ keyName: String) async throws {
         try await withRecording(keyName) { provider, key, server in
-            let page = try await provider.search("anything", page: 1, perPage: 100)
+            let page = try await provider.search(.typed("anything"), page: 1, perPage: 100)
             let expected = key.photos ?? []
             try #require(page.photos.count == expected.count)
             for (photo, want) in zip(page.photos, expected) {
@@ -77,7 +79,7 @@ import Testing
     @Test func recordingWithOnlyURLCGivesItForLargerBoxesAndBuildsTheSquare() async throws {
         let name = "08-photos.search_JSONP-jsonFlickrApi_url_c-live-staticflickr_total-number_2023.expected.json"
         try await withRecording(name) { provider, _, _ in
-            let photo = try #require(try await provider.search("berlin", page: 1, perPage: 1).photos.first)
+            let photo = try #require(try await provider.search(.typed("berlin"), page: 1, perPage: 1).photos.first)
             #expect(provider.imageURL(for: photo, covering: PixelSize(width: 400, height: 400))?.absoluteString
                     == "https://live.staticflickr.com/3901/15008700875_0e262eee71_c.jpg")
             #expect(provider.imageURL(for: photo, size: .square150)?.absoluteString

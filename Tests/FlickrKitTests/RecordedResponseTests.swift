@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
 
 /// Every recorded Flickr response decodes to exactly what its answer key says.
 @Suite struct RecordedResponseTests {

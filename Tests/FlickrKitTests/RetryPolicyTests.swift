@@ -3,6 +3,8 @@ import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// Which failures `RetryPolicy` retries, how often, and how long it waits;
 /// waits are recorded by an injected sleep, never measured.

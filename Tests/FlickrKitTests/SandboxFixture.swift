@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 import Sandbox
 import TestSupport
 #if canImport(Glibc)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
 
 /// `SecretRedactor` catches a secret however a URL, body or header spelled it.
 @Suite struct SecretRedactorTests {

@@ -3,6 +3,9 @@ import NIOCore
 import NIOSSL
 import Testing
 @testable import FlickrKit
+@testable import FlickrService
+@testable import Networking
+import Platform
 
 /// `userMessage(for:)`: one plain sentence for every kind of error, naming
 /// the host or file involved and never a key.

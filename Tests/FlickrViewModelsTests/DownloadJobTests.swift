@@ -1,4 +1,5 @@
 import FlickrKit
+import FlickrService
 @testable import FlickrViewModels
 import Foundation
 import ImagePipeline
@@ -39,7 +40,7 @@ import Testing
             let pipeline = ImageDownloadManager(fetcher: network)
             let reporter = RecordingReporter()
             let job = DownloadJob(
-                request: .init(query: "kittens", pages: pages, perPage: perPage, size: .square150, folder: folder, concurrency: 4),
+                request: .init(query: .typed("kittens"), pages: pages, perPage: perPage, size: .square150, folder: folder, concurrency: 4),
                 provider: provider, pipeline: pipeline, reporter: reporter)
             before(job)
             return (await job.run(), reporter)

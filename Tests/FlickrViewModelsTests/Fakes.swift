@@ -1,4 +1,5 @@
 import FlickrKit
+import FlickrService
 import Foundation
 import ImagePipeline
 import NIOConcurrencyHelpers
@@ -15,7 +16,7 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
     private var _calls: [(query: String?, page: Int)] = []
     private var _failure: (any Error)?
 
-    init(count: Int, service: PhotoService = .flickr, displayName: String = "memory", maxResults: Int? = nil) {
+    init(count: Int, service: PhotoService = FlickrProvider.service, displayName: String = "memory", maxResults: Int? = nil) {
         self.service = service
         self.displayName = displayName
         self.maxResults = maxResults
@@ -40,8 +41,8 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
         return PhotoDetails(id: photo.id, title: photo.title, ownerID: photo.owner, pageURL: photoPageURL(for: photo))
     }
 
-    func search(_ query: String, page: Int, perPage: Int) async throws -> PhotoPage {
-        try serve(query: query, page: page, perPage: perPage)
+    func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage {
+        try serve(query: query.text, page: page, perPage: perPage)
     }
 
     func recent(page: Int, perPage: Int) async throws -> PhotoPage {

@@ -1,4 +1,5 @@
 import FlickrKit
+import FlickrService
 @testable import FlickrViewModels
 import Foundation
 import ImagePipeline
@@ -20,7 +21,7 @@ import Testing
     @Test func searchPublishesTheFirstPageWithNumberedCells() async throws {
         let (viewModel, provider, _) = makeViewModel()
         viewModel.search("  kittens  ")
-        #expect(viewModel.activity.value == .loading(.search("kittens"), page: 1))
+        #expect(viewModel.activity.value == .loading(.search(.typed("kittens")), page: 1))
         try await eventually("page 1") { viewModel.pages.value.count == 1 }
         let page = try #require(viewModel.pages.value.first)
         #expect(page.number == 1)
@@ -104,7 +105,7 @@ import Testing
         #expect(oldCells.allSatisfy { if case .cancelled = $0.state.value { true } else { false } })
         #expect(viewModel.pages.value.isEmpty)
         try await eventually("new page 1") { viewModel.pages.value.count == 1 }
-        #expect(viewModel.query.value == .search("sunset"))
+        #expect(viewModel.query.value == .search(.typed("sunset")))
         #expect(viewModel.cells.first?.number == 1)
     }
 
@@ -208,7 +209,7 @@ import Testing
         let (relaunched, provider, _) = makeViewModel(store: store)
         #expect(relaunched.restoreSession())
         #expect(provider.calls.isEmpty)
-        #expect(relaunched.query.value == .search("red car"))
+        #expect(relaunched.query.value == .search(.typed("red car")))
         #expect(relaunched.pages.value.map(\.number) == [1, 2])
         #expect(relaunched.pages.value.allSatisfy { $0.restored })
         #expect(relaunched.cells.map(\.number) == Array(1...60))

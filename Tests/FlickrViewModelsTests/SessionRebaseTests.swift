@@ -20,7 +20,7 @@ import Testing
             id: "2", owner: "7", title: "u",
             renditions: [PhotoRendition(label: "large_thumb", url: try #require(URL(string: oldOrigin + "/2.jpg")), width: 150, height: 100)])
         try store.save(SessionSnapshot(
-            provider: provider, query: .search("x"),
+            provider: provider, query: .search(.typed("x")),
             pages: [PhotoPage(page: 1, pages: 1, perPage: 2, total: 2, photos: [flickr, stock])]))
         let persistence = SessionPersistence(store: store, providerName: provider) { _ in }
         guard case .success(let restored?) = persistence.restore() else {

@@ -33,7 +33,7 @@ import Testing
         viewModel.thumbnailPixelNeed = ImagePixelNeed(width: 520, height: 900)
         viewModel.search("sunset")
         try await eventually("new page 1") {
-            viewModel.pages.value.count == 1 && viewModel.query.value == .search("sunset")
+            viewModel.pages.value.count == 1 && viewModel.query.value == .search(.typed("sunset"))
         }
         let url = try #require(viewModel.cells.first?.url)
         #expect(url.lastPathComponent.hasSuffix("_520x900.jpg"))

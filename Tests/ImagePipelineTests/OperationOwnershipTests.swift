@@ -1,4 +1,5 @@
 import FlickrKit
+import Networking
 import Foundation
 import NIOConcurrencyHelpers
 import Testing

@@ -1,4 +1,5 @@
 @testable import FlickrKit
+@testable import FlickrService
 import Foundation
 import Sandbox
 import Testing

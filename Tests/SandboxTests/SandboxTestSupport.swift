@@ -1,4 +1,5 @@
 import FlickrKit
+import Networking
 import Foundation
 #if canImport(Glibc)
 import Glibc

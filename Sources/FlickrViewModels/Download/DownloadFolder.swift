@@ -1,5 +1,6 @@
 import FlickrKit
 import Foundation
+import Platform
 import ImagePipeline
 
 /// The folder `flickr download` writes into: file names, the check that a

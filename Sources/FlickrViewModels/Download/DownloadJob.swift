@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// skipped; a failed image is counted; the job goes on past both.
 public final class DownloadJob: Sendable {
     public struct Request: Sendable {
-        public var query: String
+        public var query: SearchQuery
         public var pages: Int
         public var perPage: Int
         public var size: PhotoSize
@@ -17,7 +17,7 @@ public final class DownloadJob: Sendable {
         /// Transfers at once; the pipeline's slots.
         public var concurrency: Int
 
-        public init(query: String, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int) {
+        public init(query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int) {
             self.query = query
             self.pages = pages
             self.perPage = perPage
@@ -100,7 +100,7 @@ public final class DownloadJob: Sendable {
             }
             if number == 1 {
                 if page.total == 0 || page.photos.isEmpty {
-                    notes.append("No photos match \"\(request.query)\".")
+                    notes.append("No photos match \(request.query).")
                     break
                 }
                 let served = provider.lastServedPage(pages: page.pages, perPage: perPage)

@@ -35,7 +35,7 @@ extension FlickrTerminalView {
                 viewModel.statistics(), results: viewModel.cells.count,
                 pages: viewModel.pages.value.count, hasMore: viewModel.hasMore))
         case .help:
-            terminal.print(StatusText.help())
+            terminal.print(StatusText.help(providers: viewModel.providerChoices))
         case .quit:
             quit()
         case .unknown(let name, let suggestion):

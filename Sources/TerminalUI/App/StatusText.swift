@@ -52,9 +52,10 @@ enum StatusText {
         """
     }
 
-    static func help() -> String {
-        let width = UserCommand.summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
-        return UserCommand.summaries.map { "  " + TextSanitizer.pad($0.usage, toColumns: width) + "  " + $0.meaning }
+    static func help(providers: [String]) -> String {
+        let summaries = UserCommand.summaries(providers: providers)
+        let width = summaries.map { DisplayWidth.of($0.usage) }.max() ?? 0
+        return summaries.map { "  " + TextSanitizer.pad($0.usage, toColumns: width) + "  " + $0.meaning }
             .joined(separator: "\n")
     }
 }

@@ -51,7 +51,7 @@ public enum UserCommand: Sendable, Equatable {
         case "/quit", "/exit": return noArguments(.quit, name, arguments)
         case "/retry": return noArguments(.retry, name, arguments)
         case "/provider":
-            guard arguments.count <= 1 else { return .invalid("Use /provider flickr or /provider shutterstock.") }
+            guard arguments.count <= 1 else { return .invalid("Use /provider NAME, one word: /help lists the services.") }
             return .provider(arguments.first)
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
@@ -60,14 +60,27 @@ public enum UserCommand: Sendable, Equatable {
         }
     }
 
-    /// Lines Tab completes at the prompt.
+    /// Lines Tab completes at the prompt, besides `/provider NAME`.
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
-        "/stats", "/help", "/quit", "/retry", "/provider flickr", "/provider shutterstock",
+        "/stats", "/help", "/quit", "/retry",
     ]
 
-    /// The commands with a one-line meaning each, for `/help`.
-    public static let summaries: [(usage: String, meaning: String)] = [
+    /// Lines Tab completes, `/provider` with each service the app can search.
+    public static func completions(providers: [String]) -> [String] {
+        completions + providers.map { "/provider \($0)" }
+    }
+
+    /// The commands with a one-line meaning each, for `/help`; `/provider`
+    /// names the services the app can search.
+    static func summaries(providers: [String]) -> [(usage: String, meaning: String)] {
+        summaries.map { summary in
+            guard summary.usage == "/provider NAME", !providers.isEmpty else { return summary }
+            return (summary.usage, "search \(providers.joined(separator: ", ")) (repeats the query)")
+        }
+    }
+
+    static let summaries: [(usage: String, meaning: String)] = [
         ("text + Enter", "search for photos"),
         ("Enter", "load the next page"),
         ("/open N", "show photo N large"),
@@ -75,7 +88,7 @@ public enum UserCommand: Sendable, Equatable {
         ("/retry", "retry failed downloads"),
         ("/recent", "show recent photos"),
         ("/layout grid|list", "switch between thumbnails grid and list"),
-        ("/provider NAME", "search flickr or shutterstock (repeats the query)"),
+        ("/provider NAME", "search another service (repeats the query)"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
 
 /// Credentials from the environment, and the promise that no description of
 /// them, of the provider or of any error ever shows their values.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
 
 /// Every recorded search body decodes to what was read off the file by hand;
 /// odd and broken bodies fail with a message that names the problem.

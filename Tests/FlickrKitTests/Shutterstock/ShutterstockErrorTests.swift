@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
 
 /// Each status and each kind of error body becomes an error a person can act
 /// on, quoting the server briefly and cleanly.

@@ -6,6 +6,8 @@ import NIOCore
 import ServiceLifecycle
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
+@testable import Networking
 
 /// The provider over real loopback HTTP, through `NetworkManager`, against a
 /// small server that answers with the recorded bodies.
@@ -15,7 +17,7 @@ import Testing
     @Test func searchOverHTTPReturnsTheRecordedPage() async throws {
         try await withRecordedServer { server, network in
             let provider = ShutterstockProvider(credentials: try .token(Self.goodToken), baseURL: server.baseURL, network: network)
-            let page = try await provider.search("forest", page: 1, perPage: 5)
+            let page = try await provider.search(.typed("forest"), page: 1, perPage: 5)
             #expect(page.page == 1)
             #expect(page.perPage == 5)
             #expect(page.total == 30_745_214)
@@ -50,7 +52,7 @@ import Testing
             let wrong = "v2/loopback-wrong-token"
             let provider = ShutterstockProvider(credentials: try .token(wrong), baseURL: server.baseURL, network: network)
             let error = try await #require(throws: ShutterstockError.self) {
-                try await provider.search("forest", page: 1, perPage: 5)
+                try await provider.search(.typed("forest"), page: 1, perPage: 5)
             }
             guard case .unauthorized = error else {
                 Issue.record("expected .unauthorized, got \(error)")
@@ -67,7 +69,7 @@ import Testing
         let base = try #require(URL(string: "http://127.0.0.1:\(try closedLoopbackPort())"))
         let provider = ShutterstockProvider(credentials: try .token(Self.goodToken), baseURL: base, network: network)
         do {
-            _ = try await provider.search("x", page: 1, perPage: 1)
+            _ = try await provider.search(.typed("x"), page: 1, perPage: 1)
             Issue.record("a search with nothing listening succeeded")
         } catch {
             #expect(error == .network(.connectionRefused(host: "127.0.0.1:\(base.port ?? 0)")))

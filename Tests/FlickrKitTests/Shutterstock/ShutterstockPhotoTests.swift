@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
 
 /// Shutterstock images as `Photo`s: which rendition each size gets, what
 /// `/open` shows, and the page a person opens.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import ShutterstockService
+@testable import Networking
 
 /// Search URLs and headers, read back parameter by parameter.
 @Suite struct ShutterstockRequestTests {
@@ -21,7 +23,7 @@ import Testing
     }
 
     @Test func searchAsksForPopularSafeMinimalResults() throws {
-        let url = try provider().searchRequest("kittens", page: 2, perPage: 30).url(base: ShutterstockProvider.defaultBaseURL)
+        let url = try provider().searchRequest(.typed("kittens"), page: 2, perPage: 30).url(base: ShutterstockProvider.defaultBaseURL)
         #expect(url.scheme == "https")
         #expect(url.host == "api.shutterstock.com")
         #expect(url.path == "/v2/images/search")
@@ -57,7 +59,7 @@ import Testing
     }
 
     @Test func excludedWordsUseShutterstocksNOT() throws {
-        let url = try provider().searchRequest("  cat -dog  (red OR blue) - ", page: 1, perPage: 5).url(base: ShutterstockProvider.defaultBaseURL)
+        let url = try provider().searchRequest(.typed("  cat -dog  (red OR blue) - "), page: 1, perPage: 5).url(base: ShutterstockProvider.defaultBaseURL)
         #expect(try pairs(url).first == ["query", "cat NOT dog (red OR blue) -"])
     }
 
@@ -93,15 +95,10 @@ import Testing
         }
     }
 
-    @Test func emptySearchTextIsRefused() throws {
-        let error = try #require(throws: ShutterstockError.self) { try provider().searchRequest(" \n ", page: 1, perPage: 20) }
-        #expect(error == .invalidRequest("The search text is empty. Type some words to search for, or ask for recent photos."))
-    }
-
     @Test func searchSortIsConfigurable() throws {
         let provider = ShutterstockProvider(
             credentials: try .token("t"), network: Self.idleNetwork, searchSort: .newest)
-        #expect(try provider.searchRequest("x", page: 1, perPage: 1).sort == .newest)
+        #expect(try provider.searchRequest(.typed("x"), page: 1, perPage: 1).sort == .newest)
     }
 
     // MARK: - Headers
@@ -119,7 +116,7 @@ import Testing
     }
 
     @Test func theCredentialsNeverEnterTheURL() throws {
-        let url = try provider(.key("my-key", secret: "my-secret")).searchRequest("x", page: 1, perPage: 1)
+        let url = try provider(.key("my-key", secret: "my-secret")).searchRequest(.typed("x"), page: 1, perPage: 1)
             .url(base: ShutterstockProvider.defaultBaseURL)
         #expect(!url.absoluteString.contains("my-key") && !url.absoluteString.contains("my-secret"))
     }

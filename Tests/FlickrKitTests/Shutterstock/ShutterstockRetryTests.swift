@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import FlickrKit
+@testable import ShutterstockService
 
 /// `ShutterstockProvider` over real loopback HTTP when the service fails:
 /// which answers are tried again, how long it waits, and what the person
@@ -24,7 +25,7 @@ import TestSupport
 
     @Test func serviceUnavailableOnceIsRetriedAndTheSearchSucceeds() async throws {
         try await withProvider([.text(#"{"message":"Service Unavailable"}"#, status: 503)]) { provider, server, waits in
-            let page = try await provider.search("pier", page: 1, perPage: 1)
+            let page = try await provider.search(.typed("pier"), page: 1, perPage: 1)
             #expect(page.photos.map(\.id) == ["42"])
             #expect(server.requests.count == 2)
             #expect(waits.all == [.milliseconds(50)])
@@ -34,7 +35,7 @@ import TestSupport
     @Test func rateLimitWaitsTheRetryAfterSeconds() async throws {
         let limited = ScriptedReply.text(#"{"message":"Too many requests"}"#, status: 429, headers: [("Retry-After", "3")])
         try await withProvider([limited]) { provider, server, waits in
-            _ = try await provider.search("pier", page: 1, perPage: 1)
+            _ = try await provider.search(.typed("pier"), page: 1, perPage: 1)
             #expect(server.requests.count == 2)
             #expect(waits.all == [.seconds(3)])
         }
@@ -43,7 +44,7 @@ import TestSupport
     @Test func unauthorizedIsNotRetriedAndQuotesTheServer() async throws {
         let denied = ScriptedReply.text(#"{"message":"Invalid access token secret-token-1"}"#, status: 401)
         try await withProvider([denied, denied]) { provider, server, waits in
-            let error = await #expect(throws: ShutterstockError.self) { try await provider.search("pier", page: 1, perPage: 1) }
+            let error = await #expect(throws: ShutterstockError.self) { try await provider.search(.typed("pier"), page: 1, perPage: 1) }
             #expect(server.requests.count == 1)
             #expect(waits.all.isEmpty)
             let text = try #require(error).description
@@ -58,7 +59,7 @@ import TestSupport
             #"{"message":"Validation failed","errors":[{"code":"VALIDATION_INVALID","message":"per_page must be at most 500","path":"per_page"}]}"#,
             status: 400)
         try await withProvider([bad]) { provider, server, _ in
-            let error = await #expect(throws: ShutterstockError.self) { try await provider.search("pier", page: 1, perPage: 1) }
+            let error = await #expect(throws: ShutterstockError.self) { try await provider.search(.typed("pier"), page: 1, perPage: 1) }
             #expect(server.requests.count == 1)
             let text = try #require(error).description
             #expect(text.contains("per_page"), "\(text)")
@@ -67,7 +68,7 @@ import TestSupport
 
     @Test func cancellingASearchEndsItAtOnceAsCancelled() async throws {
         try await withProvider([.headThenSilence(contentLength: 500)]) { provider, server, waits in
-            let search = Task { try await provider.search("pier", page: 1, perPage: 1) }
+            let search = Task { try await provider.search(.typed("pier"), page: 1, perPage: 1) }
             try await eventually("the request reached the server") { server.requests.count == 1 }
             search.cancel()
             let error = await #expect(throws: ShutterstockError.self) { try await search.value }

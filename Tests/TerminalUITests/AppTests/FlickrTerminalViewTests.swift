@@ -1,4 +1,5 @@
 import FlickrKit
+import FlickrService
 import FlickrViewModels
 import Foundation
 import ImagePipeline

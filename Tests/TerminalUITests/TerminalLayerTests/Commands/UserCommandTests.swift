@@ -96,15 +96,17 @@ import Testing
     }
 
     @Test func completionsCoverEveryCommand() {
+        let completions = UserCommand.completions(providers: ["flickr", "openverse"])
         for name in UserCommand.names {
-            #expect(UserCommand.completions.contains { $0.hasPrefix(name) }, "\(name)")
+            #expect(completions.contains { $0.hasPrefix(name) }, "\(name)")
         }
+        #expect(completions.contains("/provider openverse"), "each service the app can search")
         #expect(UserCommand.completions.contains("/layout grid"))
         #expect(UserCommand.completions.contains("/layout list"))
     }
 
     @Test func everyCompletionParsesAsACommand() {
-        for completion in UserCommand.completions where completion != "/open " {
+        for completion in UserCommand.completions(providers: ["shutterstock"]) where completion != "/open " {
             switch UserCommand.parse(completion) {
             case .search, .unknown, .invalid, .nextPage:
                 Issue.record("\(completion) does not parse as a command")

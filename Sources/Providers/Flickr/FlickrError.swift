@@ -1,10 +1,12 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Why a Flickr call failed, worded so a person knows what to do next.
 ///
 /// No case ever carries the API key: the provider redacts it from anything
 /// that came back from the server before building one of these.
-public enum FlickrError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum FlickrError: ProviderError, Sendable, Equatable {
     /// Flickr answered `stat: fail` with this code and message.
     case api(code: Int, message: String)
     /// The answer was not a Flickr photo list; the text says what was wrong.
@@ -101,18 +103,6 @@ extension FlickrError {
             return .invalidRequest(redactor.redact(reason))
         case .network(let error):
             return .network(error.redacting(redactor))
-        }
-    }
-}
-
-extension NetworkError {
-    /// A copy whose free text has the redactor's secrets replaced.
-    public func redacting(_ redactor: SecretRedactor) -> NetworkError {
-        switch self {
-        case .other(let message, let host): .other(redactor.redact(message), host: redactor.redact(host))
-        case .invalidURL(let reason): .invalidURL(redactor.redact(reason))
-        case .tlsFailure(let reason, let host): .tlsFailure(redactor.redact(reason), host: redactor.redact(host))
-        default: self
         }
     }
 }

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Result orders of `GET /v2/images/search`.
 public enum ShutterstockSort: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 import Logging
 
 /// Shutterstock's image search (API v2), or anything that speaks it, such as
@@ -15,7 +17,8 @@ public struct ShutterstockProvider: PhotoProvider {
     /// own command-line tool calls its equivalent `SHUTTERSTOCK_CUSTOM_URL`.)
     public static let baseURLVariable = "SHUTTERSTOCK_API_URL"
 
-    public var service: PhotoService { .shutterstock }
+    public var service: PhotoService { Self.service }
+    public static let service = PhotoService(id: "shutterstock", name: "Shutterstock")
     public let displayName: String
     /// Shutterstock documents no cap on how deep a search may page; a free
     /// account's smaller library shows up as a short last page instead.
@@ -51,7 +54,7 @@ public struct ShutterstockProvider: PhotoProvider {
     // MARK: - PhotoProvider
 
     /// Images matching every word of `query` (`-word` excludes), safe only.
-    public func search(_ query: String, page: Int, perPage: Int) async throws(ShutterstockError) -> PhotoPage {
+    public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws(ShutterstockError) -> PhotoPage {
         try await fetchPage(searchRequest(query, page: page, perPage: perPage))
     }
 
@@ -91,12 +94,8 @@ public struct ShutterstockProvider: PhotoProvider {
         }
     }
 
-    func searchRequest(_ query: String, page: Int, perPage: Int) throws(ShutterstockError) -> ShutterstockSearchRequest {
-        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else {
-            throw .invalidRequest("The search text is empty. Type some words to search for, or ask for recent photos.")
-        }
-        return ShutterstockSearchRequest(query: text, page: page, perPage: perPage, sort: searchSort)
+    func searchRequest(_ query: SearchQuery, page: Int, perPage: Int) -> ShutterstockSearchRequest {
+        ShutterstockSearchRequest(query: query.text, page: page, perPage: perPage, sort: searchSort)
     }
 
     func recentRequest(page: Int, perPage: Int) -> ShutterstockSearchRequest {

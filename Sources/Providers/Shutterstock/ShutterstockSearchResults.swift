@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// One page of `GET /v2/images/search`, as Shutterstock described it, before
 /// anything is fitted to `Photo`.

@@ -1,5 +1,7 @@
 import Logging
+import FlickrKit
 import Foundation
+import Networking
 import NIOConcurrencyHelpers
 
 /// Choosing and building image URLs.

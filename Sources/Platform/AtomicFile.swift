@@ -1,7 +1,5 @@
 import Foundation
 
-import Platform
-
 /// Replaces a file in one step: the bytes go to a temporary file beside the
 /// target, which is then renamed over it, so a reader (or the next run, after
 /// a crash or `kill -9`) finds the old file or the new one, never a part.

@@ -1,11 +1,13 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Why a Shutterstock call failed, worded so a person knows what to do next.
 ///
 /// Server text (`serverMessage`) is already cut to a few hundred characters
 /// with control characters removed, and scrubbed of the credentials; the view
 /// still sanitises it for the terminal. No case ever holds a credential.
-public enum ShutterstockError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ShutterstockError: ProviderError, Sendable, Equatable {
     /// The credentials in the environment are incomplete or empty.
     case credentials(String)
     /// HTTP 401: the token, or the key and secret, were refused (or missing).

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Reads `flickr.photos.getInfo` and `flickr.photos.getSizes` answers in any
 /// of Flickr's formats (JSON, JSONP, XML), as leniently as photo lists:

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 #if canImport(FoundationXML)
 import FoundationXML
 #endif

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 import Logging
 
 /// Flickr's REST API (or anything that speaks it, such as the sandbox).
@@ -27,7 +29,8 @@ public struct FlickrProvider: PhotoProvider {
     /// What every page asks for besides sizes.
     public static let extras = requestedSizes.map(\.extra) + ["owner_name", "date_taken", "o_dims"]
 
-    public var service: PhotoService { .flickr }
+    public var service: PhotoService { Self.service }
+    public static let service = PhotoService(id: "flickr", name: "Flickr")
     public let displayName: String
     public var maxResults: Int? { Self.resultCap }
     public let endpoint: URL
@@ -66,7 +69,7 @@ public struct FlickrProvider: PhotoProvider {
     // MARK: - Calls
 
     /// `flickr.photos.search` by relevance, safe photos only.
-    public func search(_ query: String, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
+    public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
         try await fetchPage(searchRequestURL(query, page: page, perPage: perPage))
     }
 
@@ -112,14 +115,10 @@ public struct FlickrProvider: PhotoProvider {
 
     // MARK: - Requests
 
-    func searchRequestURL(_ query: String, page: Int, perPage: Int) throws(FlickrError) -> URL {
-        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty else {
-            throw .invalidRequest("The search text is empty. Type some words to search for, or ask for recent photos.")
-        }
+    func searchRequestURL(_ query: SearchQuery, page: Int, perPage: Int) throws(FlickrError) -> URL {
         try Self.validate(page: page, perPage: perPage)
         return try requestURL(method: "flickr.photos.search", parameters: [
-            ("text", text),
+            ("text", query.text),
             ("sort", "relevance"),
             ("safe_search", "1"),
             ("content_type", "1"),

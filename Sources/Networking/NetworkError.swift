@@ -100,3 +100,15 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension NetworkError {
+    /// A copy whose free text has the redactor's secrets replaced.
+    public func redacting(_ redactor: SecretRedactor) -> NetworkError {
+        switch self {
+        case .other(let message, let host): .other(redactor.redact(message), host: redactor.redact(host))
+        case .invalidURL(let reason): .invalidURL(redactor.redact(reason))
+        case .tlsFailure(let reason, let host): .tlsFailure(redactor.redact(reason), host: redactor.redact(host))
+        default: self
+        }
+    }
+}

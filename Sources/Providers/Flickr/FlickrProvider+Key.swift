@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 extension FlickrProvider {
     /// The API key chosen by `--api-key` (given as `option`) or, without it,

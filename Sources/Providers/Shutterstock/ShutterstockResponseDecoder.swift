@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Turns what `GET /v2/images/search` sends into `ShutterstockSearchResults`,
 /// accepting every variant seen in answers recorded from 2015 to 2026:

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// Turns what Flickr sends into a `PhotoPage`, accepting every variant seen
 /// in recorded responses from 2009 to 2024:

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 // MARK: - Fitting Shutterstock images to Photo
 

@@ -1,4 +1,6 @@
+import FlickrKit
 import Foundation
+import Networking
 
 /// How requests to Shutterstock prove who is asking: an API token (sent as
 /// `Authorization: Bearer`) or an app's consumer key and secret (HTTP Basic).
@@ -18,6 +20,9 @@ public struct ShutterstockCredentials: Sendable, Equatable {
     }
 
     private let value: Value
+
+    /// What the embedded sandbox is sent: it accepts any token.
+    static let sandbox = ShutterstockCredentials(value: .token("sandbox"))
 
     /// A token from `POST /v2/oauth/access_token` or the developer console.
     public static func token(_ token: String) throws(ShutterstockError) -> ShutterstockCredentials {

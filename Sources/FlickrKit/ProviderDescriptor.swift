@@ -1,0 +1,114 @@
+import Foundation
+import Networking
+
+/// Everything the app needs to know about a provider before it has one:
+/// told once, by the provider's own module, and read by the flags, `--help`,
+/// `/provider`, banners, per-page checks and messages.
+public struct ProviderDescriptor: Sendable {
+    public let service: PhotoService
+    /// One line for `--help`: what it searches and what it needs.
+    public let summary: String
+    /// Variables that hold credentials (kept out of the history).
+    public let credentialVariables: [String]
+    /// How to search the real service, for banners: "Set FLICKR_API_KEY …".
+    public let credentialHint: String
+    /// The variable `--api-url`'s default comes from.
+    public let endpointVariable: String
+    public let defaultBaseURL: URL
+    /// Results per page when `--per-page` is not given, and the widest range
+    /// the service accepts (a provider may accept less from some callers).
+    public let defaultPerPage: Int
+    public let perPageRange: ClosedRange<Int>
+    /// How deep a query pages: the most results served, or `nil` for no cap.
+    public let maxResults: Int?
+    /// How long typing must pause before a live search (tight anonymous
+    /// limits ask for longer).
+    public let liveSearchDelay: Duration
+    /// Whether `--api-key` is this service's credential.
+    public let takesAPIKey: Bool
+    /// Whether the real service answers with no credentials at all.
+    public let needsNoCredentials: Bool
+    /// What `thumbnail_url` and `image_url` are on this service, for `--help`.
+    public let imageSizes: String
+    /// Connects: the real service, or the sandbox's stand-in when there are
+    /// no credentials (and no URL). Throws a `ProviderError` for credentials
+    /// that are set but unusable.
+    public let connect: @Sendable (ProviderSetup) throws -> ProviderEndpoint
+
+    public init(
+        service: PhotoService, summary: String, credentialVariables: [String], credentialHint: String,
+        endpointVariable: String, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
+        maxResults: Int?, liveSearchDelay: Duration, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
+        imageSizes: String,
+        connect: @escaping @Sendable (ProviderSetup) throws -> ProviderEndpoint
+    ) {
+        self.service = service
+        self.summary = summary
+        self.credentialVariables = credentialVariables
+        self.credentialHint = credentialHint
+        self.endpointVariable = endpointVariable
+        self.defaultBaseURL = defaultBaseURL
+        self.defaultPerPage = defaultPerPage
+        self.perPageRange = perPageRange
+        self.maxResults = maxResults
+        self.liveSearchDelay = liveSearchDelay
+        self.takesAPIKey = takesAPIKey
+        self.needsNoCredentials = needsNoCredentials
+        self.imageSizes = imageSizes
+        self.connect = connect
+    }
+}
+
+/// What a provider is connected with.
+public struct ProviderSetup: Sendable {
+    public let environment: [String: String]
+    /// `--api-key`, when given and the service takes it.
+    public let apiKey: String?
+    /// `--api-url` for the chosen service, else the service's endpoint
+    /// variable; `nil` when neither is set.
+    public let apiURL: URL?
+    public let network: NetworkManager
+
+    public init(environment: [String: String], apiKey: String?, apiURL: URL?, network: NetworkManager) {
+        self.environment = environment
+        self.apiKey = apiKey
+        self.apiURL = apiURL
+        self.network = network
+    }
+}
+
+/// Where a provider's answers come from.
+public enum ProviderEndpoint: Sendable {
+    /// The service itself, or a server the person named.
+    case remote(any PhotoProvider)
+    /// The embedded sandbox, made from the sandbox's base URL once it runs.
+    case sandbox(@Sendable (_ base: URL) -> any PhotoProvider)
+}
+
+/// The providers the app knows, in the order `--help` lists them.
+public struct ProviderRegistry: Sendable {
+    public let descriptors: [ProviderDescriptor]
+
+    public init(_ descriptors: [ProviderDescriptor]) {
+        self.descriptors = descriptors
+    }
+
+    public func descriptor(id: String) -> ProviderDescriptor? {
+        descriptors.first { $0.service.id == id.lowercased() }
+    }
+
+    public var ids: [String] { descriptors.map(\.service.id) }
+
+    /// "flickr, shutterstock or openverse".
+    public var idList: String { Self.list(ids, conjunction: "or") }
+
+    /// Every credential variable of every provider.
+    public var credentialVariables: [String] { descriptors.flatMap(\.credentialVariables) }
+
+    /// "a, b or c".
+    public static func list(_ items: [String], conjunction: String) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + last
+    }
+}

@@ -1,0 +1,39 @@
+import FlickrKit
+import Foundation
+import Networking
+
+extension FlickrProvider {
+    /// Flickr as the app's registry knows it.
+    public static let descriptor = ProviderDescriptor(
+        service: service,
+        summary: "Flickr's photo search (an API key from Flickr; without one, the embedded sandbox)",
+        credentialVariables: ["FLICKR_API_KEY"],
+        credentialHint: "Set FLICKR_API_KEY or pass --api-key to search Flickr.",
+        endpointVariable: "FLICKR_API_URL",
+        defaultBaseURL: defaultEndpoint,
+        defaultPerPage: 30,
+        perPageRange: perPageRange,
+        maxResults: resultCap,
+        liveSearchDelay: .milliseconds(300),
+        takesAPIKey: true,
+        imageSizes: "thumbnail_url is the 150 px square (q), image_url the 1024 px size (b) or 640 px (z)",
+        connect: connect)
+
+    private static func connect(_ setup: ProviderSetup) throws -> ProviderEndpoint {
+        let key = try apiKey(option: setup.apiKey, environment: setup.environment)
+        let network = setup.network
+        guard key != nil || setup.apiURL != nil else {
+            return .sandbox { base in
+                FlickrProvider(
+                    apiKey: "sandbox", endpoint: base.appendingPathComponent("services/rest/", isDirectory: true),
+                    imageHost: base, network: network, displayName: "Flickr (sandbox)")
+            }
+        }
+        let endpoint = setup.apiURL ?? defaultEndpoint
+        // Flickr and its mirrors serve images from Flickr's static host (or
+        // name them in each answer); only the sandbox serves its own.
+        return .remote(FlickrProvider(
+            apiKey: key ?? "sandbox", endpoint: endpoint, network: network,
+            displayName: endpoint.host == defaultEndpoint.host ? "Flickr" : "Flickr at \(endpoint.host ?? "?")"))
+    }
+}

@@ -1,0 +1,12 @@
+import FlickrKit
+import FlickrService
+import ShutterstockService
+
+extension ProviderRegistry {
+    /// Every provider the app offers, one line each, in the order `--help`
+    /// lists them; the first is the default.
+    public static let standard = ProviderRegistry([
+        FlickrProvider.descriptor,
+        ShutterstockProvider.descriptor,
+    ])
+}

@@ -1,0 +1,119 @@
+import FlickrKit
+import Foundation
+import Networking
+import Sandbox
+
+/// What the person chose: a service by id, and the command line's
+/// `--api-key` and `--api-url` (both belong to the chosen service).
+public struct ServiceChoice: Sendable {
+    public var provider: String
+    public var apiKey: String?
+    public var apiURL: String?
+
+    public init(provider: String, apiKey: String? = nil, apiURL: String? = nil) {
+        self.provider = provider
+        self.apiKey = apiKey
+        self.apiURL = apiURL
+    }
+}
+
+/// A choice that cannot be connected, worded for a person.
+public struct ServiceSetupError: Error, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Builds providers from the registry, the choice and the environment.
+/// Services without credentials or URL are served by the one embedded
+/// sandbox: started now for the chosen service, and on first use for the
+/// others, so a launch never pays for a server it does not use.
+public enum ServiceConnector {
+    /// Connects to the chosen service. With `alsoOthers`, the others are
+    /// connected too (for `/provider`); one that cannot be set up is left
+    /// out with a note rather than failing the app.
+    public static func connect(
+        _ choice: ServiceChoice,
+        registry: ProviderRegistry = .standard,
+        alsoOthers: Bool = false,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws(ServiceSetupError) -> ServiceConnection {
+        guard let chosen = registry.descriptor(id: choice.provider) else {
+            throw ServiceSetupError("Unknown provider “\(choice.provider)”: use \(registry.idList).")
+        }
+        if choice.apiKey != nil, !chosen.takesAPIKey {
+            throw ServiceSetupError("--api-key is not \(chosen.service.name)'s setting. \(chosen.credentialHint)")
+        }
+        let network = NetworkManager()
+        let sandbox = EmbeddedSandbox()
+        var sandboxed: Set<String> = []
+        var notes: [String] = []
+        do {
+            let first = try await provider(
+                chosen, choice: choice, network: network, sandbox: sandbox, deferred: false, sandboxed: &sandboxed,
+                environment: environment)
+            var providers = [first]
+            if alsoOthers {
+                for other in registry.descriptors where other.service != chosen.service {
+                    do {
+                        providers.append(try await provider(
+                            other, choice: nil, network: network, sandbox: sandbox, deferred: true,
+                            sandboxed: &sandboxed, environment: environment))
+                    } catch {
+                        notes.append("/provider \(other.service.id) is unavailable: \(userMessage(for: error))")
+                    }
+                }
+            }
+            return ServiceConnection(
+                providers: providers, registry: registry, network: network, sandbox: sandbox,
+                sandboxURL: await sandbox.started?.baseURL, sandboxed: sandboxed, notes: notes)
+        } catch {
+            await sandbox.shutdown()
+            await network.shutdown()
+            throw error as? ServiceSetupError ?? ServiceSetupError(userMessage(for: error))
+        }
+    }
+
+    /// One provider: the service, a server the person named, or the sandbox.
+    private static func provider(
+        _ descriptor: ProviderDescriptor, choice: ServiceChoice?, network: NetworkManager, sandbox: EmbeddedSandbox,
+        deferred: Bool, sandboxed: inout Set<String>, environment: [String: String]
+    ) async throws -> any PhotoProvider {
+        // --api-url belongs to the chosen service; the others read their variable.
+        let urlText = choice?.apiURL ?? nonEmpty(environment[descriptor.endpointVariable])
+        var apiURL: URL?
+        if let urlText {
+            guard let url = webURL(urlText) else {
+                let setting = choice?.apiURL != nil ? "--api-url" : descriptor.endpointVariable
+                throw ServiceSetupError("\(setting) must be an http or https URL (got “\(ResponseExcerpt.make(urlText, limit: 60))”).")
+            }
+            apiURL = url
+        }
+        let setup = ProviderSetup(environment: environment, apiKey: choice?.apiKey, apiURL: apiURL, network: network)
+        switch try descriptor.connect(setup) {
+        case .remote(let provider):
+            return provider
+        case .sandbox(let make):
+            sandboxed.insert(descriptor.service.id)
+            let start: @Sendable () async throws -> any PhotoProvider = { make(try await sandbox.server().baseURL) }
+            guard deferred else { return try await start() }
+            return DeferredProvider(
+                service: descriptor.service, displayName: "\(descriptor.service.name) (sandbox)",
+                maxResults: descriptor.maxResults, make: start)
+        }
+    }
+
+    /// An http or https URL with a host, or `nil`.
+    public static func webURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", url.host?.isEmpty == false
+        else { return nil }
+        return url
+    }
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        value.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
