@@ -65,6 +65,7 @@ let package = Package(
         // One module per provider, each one folder under Sources/Providers.
         .target(name: "FlickrService", dependencies: [
             "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Sources/Providers/Flickr", swiftSettings: strict),
         .target(name: "ShutterstockService", dependencies: [
             "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),

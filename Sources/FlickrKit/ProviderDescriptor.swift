@@ -24,6 +24,8 @@ public struct ProviderDescriptor: Sendable {
     /// How long typing must pause before a live search (tight anonymous
     /// limits ask for longer).
     public let liveSearchDelay: Duration
+    /// The filters it honours; any other is refused in a sentence.
+    public let supportedFilters: Set<FilterKind>
     /// Whether `--api-key` is this service's credential.
     public let takesAPIKey: Bool
     /// Whether the real service answers with no credentials at all.
@@ -38,7 +40,7 @@ public struct ProviderDescriptor: Sendable {
     public init(
         service: PhotoService, summary: String, credentialVariables: [String], credentialHint: String,
         endpointVariable: String, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
-        maxResults: Int?, liveSearchDelay: Duration, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
+        maxResults: Int?, liveSearchDelay: Duration, supportedFilters: Set<FilterKind>, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
         imageSizes: String,
         connect: @escaping @Sendable (ProviderSetup) throws -> ProviderEndpoint
     ) {
@@ -52,6 +54,7 @@ public struct ProviderDescriptor: Sendable {
         self.perPageRange = perPageRange
         self.maxResults = maxResults
         self.liveSearchDelay = liveSearchDelay
+        self.supportedFilters = supportedFilters
         self.takesAPIKey = takesAPIKey
         self.needsNoCredentials = needsNoCredentials
         self.imageSizes = imageSizes

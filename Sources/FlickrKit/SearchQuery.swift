@@ -1,45 +1,83 @@
 import Foundation
-import Networking
 
 /// What a person asked to search for, parsed once, from the prompt, the
-/// command line or a saved session, and handed as it is to the provider.
+/// command line or a saved session, and handed as it is to the provider:
+/// search text and filters (`license:cc0 sort:newest lighthouse`).
 ///
 /// The text is trimmed and its runs of white space are one space, so no
 /// layer below trims or splits it again. Words keep their meaning for the
-/// service (`-word` excludes).
+/// service (`-word` excludes). A query has text, filters, or both.
 public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
-    /// The words to search for, separated by single spaces; never empty.
+    /// The words to search for, separated by single spaces; may be empty
+    /// when filters say what to find (`user:ana`).
     public let text: String
+    public let filters: SearchFilters
 
-    /// `nil` when `input` holds no words.
+    /// Words only: `input` is taken as search text, with no filters.
+    /// `nil` when it holds no words.
     public init?(_ input: String) {
         let words = input.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
         guard !words.isEmpty else { return nil }
         text = words.joined(separator: " ")
+        filters = SearchFilters()
     }
 
-    /// `nil` when the words hold nothing.
-    public init?(words: [String]) {
-        self.init(words.joined(separator: " "))
+    /// Text and filters; `nil` when both are empty.
+    public init?(text: String, filters: SearchFilters) {
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        guard !words.isEmpty || !filters.isEmpty else { return nil }
+        self.text = words
+        self.filters = filters
     }
 
-    /// In quotes, as headers show it: “red car”.
-    public var description: String { "“\(text)”" }
+    /// What a person typed, filters recognised: `nil` when it holds
+    /// nothing; throws for a filter typed wrong, saying the form it takes.
+    public static func parse(_ input: String) throws(QueryError) -> SearchQuery? {
+        let (text, filters) = try QueryParser.parse(input)
+        return SearchQuery(text: text, filters: filters)
+    }
+
+    /// The words of the command line, filters recognised.
+    public static func parse(words: [String]) throws(QueryError) -> SearchQuery? {
+        try parse(words.joined(separator: " "))
+    }
+
+    /// The same text under other filters.
+    public func with(filters: SearchFilters) -> SearchQuery? {
+        SearchQuery(text: text, filters: filters)
+    }
+
+    /// In quotes, as headers show it, with the filters after: “red car” ·
+    /// CC0 · newest.
+    public var description: String {
+        let quoted = text.isEmpty ? [] : ["“\(text)”"]
+        let filtered = filters.isEmpty ? [] : [filters.summary]
+        return (quoted + filtered).joined(separator: " · ")
+    }
+
+    /// As it would be typed again: text, then filters (for history).
+    public var typed: String {
+        ([text].filter { !$0.isEmpty } + filters.words).joined(separator: " ")
+    }
 }
 
-// A saved session holds the query as `{"text": …}`; files written when a
-// search was a bare string hold the string itself, and still load.
+// A saved session holds the query as `{"text": …, "filters": …}`; files
+// written when a search was a bare string hold the string itself, and
+// still load.
 extension SearchQuery: Codable {
-    private enum CodingKeys: String, CodingKey { case text }
+    private enum CodingKeys: String, CodingKey { case text, filters }
 
     public init(from decoder: any Decoder) throws {
         let text: String
+        var filters = SearchFilters()
         if let single = try? decoder.singleValueContainer().decode(String.self) {
             text = single
         } else {
-            text = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .text)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            text = try container.decode(String.self, forKey: .text)
+            filters = try container.decodeIfPresent(SearchFilters.self, forKey: .filters) ?? SearchFilters()
         }
-        guard let query = SearchQuery(text) else {
+        guard let query = SearchQuery(text: text, filters: filters) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "an empty search"))
         }
         self = query
@@ -48,5 +86,6 @@ extension SearchQuery: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(text, forKey: .text)
+        if !filters.isEmpty { try container.encode(filters, forKey: .filters) }
     }
 }

@@ -59,6 +59,8 @@ public final class FlickrViewModel {
     /// Bumped by every new query and cancel; late results of an older one are dropped.
     private var generation = 0
     private var cellTokens: [ObservationToken] = []
+    /// The filters searches use until changed (`/filter`, or typed in a query).
+    var standingFilters = SearchFilters()
 
     /// - Parameter services: what the app can search, the one to start with first.
     public init(services: [ServiceSetup], pipeline: ImageDownloadManager) {
@@ -104,11 +106,21 @@ public final class FlickrViewModel {
     // MARK: - Commands
 
     /// Starts a new search, dropping the previous results and their downloads.
+    /// Filters typed in `text` (`license:cc0 sort:newest`) apply with the
+    /// ones `/filter` set, which stay until changed.
     public func search(_ text: String) {
-        guard let query = SearchQuery(text) else {
+        let parsed: SearchQuery?
+        do {
+            parsed = try SearchQuery.parse(text)
+        } catch {
+            noticeSource.value = .error(error.description)
+            return
+        }
+        guard let parsed, let query = parsed.with(filters: standingFilters.merging(parsed.filters)) else {
             noticeSource.value = .warning("Type some words to search for.")
             return
         }
+        standingFilters = query.filters
         start(.search(query))
     }
 
@@ -119,6 +131,7 @@ public final class FlickrViewModel {
 
     /// Loads the page after the last one shown.
     public func nextPage() {
+        if refilterCurrentSearch() { return }
         if case .loading(_, let page) = activity.value {
             noticeSource.value = .info("Still loading page \(page)…")
             return
@@ -203,6 +216,7 @@ public final class FlickrViewModel {
         case .success(let saved?):
             generation += 1
             querySource.value = saved.query
+            if case .search(let query) = saved.query { standingFilters = query.filters }
             for page in saved.pages { publish(page, cells: nil, restored: true) }
             return true
         case .success(nil), nil:

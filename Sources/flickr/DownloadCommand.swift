@@ -45,9 +45,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        guard SearchQuery(words: query) != nil else {
-            throw ValidationError("Give some words to search for.")
-        }
+        _ = try SearchQuery.commandLine(query)
         try NumericRange.check("--pages", pages, atLeast: 1)
         try NumericRange.check("--concurrency", concurrency, in: 1...32)
         guard PhotoSize(argument: size) != nil else {
@@ -60,7 +58,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let photoSize = PhotoSize(argument: size) else { throw ValidationError("Unknown --size \"\(size)\".") }
-        guard let search = SearchQuery(words: query) else { throw ValidationError("Give some words to search for.") }
+        let search = try SearchQuery.commandLine(query)
         let folder = DownloadFolder(url: URL(fileURLWithPath: out, isDirectory: true))
         do {
             try folder.prepare()

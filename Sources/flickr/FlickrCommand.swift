@@ -81,10 +81,12 @@ struct BrowseCommand: AsyncParsableCommand {
         if capabilities.isTTY {
             // Never record a line that holds a credential, should someone paste one at the prompt.
             let secrets = Self.secrets(in: environment, apiKey: provider.apiKey)
-            terminal = ReadlineTerminal(
+            let readline = ReadlineTerminal(
                 historyFile: paths.historyFile(for: connection.provider.service),
                 completions: UserCommand.completions(providers: viewModel.providerChoices),
                 historyFilter: { line in !secrets.contains { line.contains($0) } })
+            readline.wordCompletions = FlickrViewModel.filterCompletions
+            terminal = readline
         } else {
             terminal = PlainTerminal()
         }

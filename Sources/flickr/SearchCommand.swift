@@ -25,14 +25,11 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        guard SearchQuery(words: query) != nil else {
-            throw ValidationError("Give some words to search for.")
-        }
+        _ = try SearchQuery.commandLine(query)
     }
 
     func run() async throws {
-        guard let search = SearchQuery(words: query) else { throw ValidationError("Give some words to search for.") }
-        try await listing.print(.search(search), provider: provider)
+        try await listing.print(.search(try SearchQuery.commandLine(query)), provider: provider)
     }
 }
 
@@ -118,6 +115,18 @@ struct ListingOptions: ParsableArguments {
             throw CommandFailure(message: error.message)
         }
         await connection.close()
+    }
+}
+
+extension SearchQuery {
+    /// The query the command line's words make, filters recognised.
+    static func commandLine(_ words: [String]) throws -> SearchQuery {
+        do {
+            guard let query = try parse(words: words) else { throw ValidationError("Give some words to search for.") }
+            return query
+        } catch let error as QueryError {
+            throw ValidationError(error.description)
+        }
     }
 }
 

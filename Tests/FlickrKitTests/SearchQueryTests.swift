@@ -20,12 +20,22 @@ import Testing
     }
 
     @Test func wordsFromTheCommandLineJoin() throws {
-        #expect(try #require(SearchQuery(words: ["mountain", " lake "])).text == "mountain lake")
-        #expect(SearchQuery(words: [" ", ""]) == nil)
+        #expect(try #require(try SearchQuery.parse(words: ["mountain", " lake "])).text == "mountain lake")
+        #expect(try SearchQuery.parse(words: [" ", ""]) == nil)
     }
 
-    @Test func headersQuoteTheText() throws {
+    @Test func headersQuoteTheTextAndNameTheFilters() throws {
         #expect(try #require(SearchQuery("red car")).description == "“red car”")
+        let filtered = try #require(try SearchQuery.parse("lighthouse license:cc0,pdm sort:newest"))
+        #expect(filtered.description == "“lighthouse” · CC0, PDM · newest")
+        #expect(filtered.typed == "lighthouse license:cc0,pdm sort:newest")
+    }
+
+    @Test func filtersRoundTripThroughTheSessionFile() throws {
+        let query = try #require(try SearchQuery.parse("harbour taken:2020..2022 user:ana tag:a,b tags:all near:51.5,-0.12,5km safe:off"))
+        let decoded = try JSONDecoder().decode(SearchQuery.self, from: try JSONEncoder().encode(query))
+        #expect(decoded == query)
+        #expect(decoded.filters.taken?.description == "2020..2022")
     }
 
     @Test func aSavedQueryRoundTrips() throws {

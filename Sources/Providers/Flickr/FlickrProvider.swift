@@ -44,6 +44,7 @@ public struct FlickrProvider: PhotoProvider {
     let redactor: SecretRedactor
     let network: NetworkManager
     let sizeCache = SizeCache()
+    let userIDs = UserIDCache()
     let logger = Logger(label: "flickr.provider")
 
     /// Largest REST answer accepted: a full 500-photo page is about 1 MB.
@@ -70,7 +71,9 @@ public struct FlickrProvider: PhotoProvider {
 
     /// `flickr.photos.search` by relevance, safe photos only.
     public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
-        try await fetchPage(searchRequestURL(query, page: page, perPage: perPage))
+        var userID: String?
+        if let name = query.filters.user { userID = try await resolveUser(name) }
+        return try await fetchPage(searchRequestURL(query, page: page, perPage: perPage, userID: userID))
     }
 
     /// `flickr.photos.getRecent`.
@@ -115,14 +118,9 @@ public struct FlickrProvider: PhotoProvider {
 
     // MARK: - Requests
 
-    func searchRequestURL(_ query: SearchQuery, page: Int, perPage: Int) throws(FlickrError) -> URL {
+    func searchRequestURL(_ query: SearchQuery, page: Int, perPage: Int, userID: String? = nil) throws(FlickrError) -> URL {
         try Self.validate(page: page, perPage: perPage)
-        return try requestURL(method: "flickr.photos.search", parameters: [
-            ("text", query.text),
-            ("sort", "relevance"),
-            ("safe_search", "1"),
-            ("content_type", "1"),
-            ("media", "photos"),
+        return try requestURL(method: "flickr.photos.search", parameters: Self.searchParameters(query, userID: userID) + [
             ("extras", Self.extras.joined(separator: ",")),
             ("page", String(page)),
             ("per_page", String(perPage)),

@@ -18,6 +18,7 @@ extension ShutterstockProvider {
         perPageRange: ShutterstockSearchRequest.perPageRange,
         maxResults: nil,
         liveSearchDelay: .milliseconds(300),
+        supportedFilters: [.sort, .uploaded, .user, .type, .orientation, .safe],
         imageSizes: "thumbnail_url is the grid asset, image_url the 1000 px preview",
         connect: connect)
 

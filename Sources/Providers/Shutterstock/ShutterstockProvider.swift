@@ -94,8 +94,35 @@ public struct ShutterstockProvider: PhotoProvider {
         }
     }
 
-    func searchRequest(_ query: SearchQuery, page: Int, perPage: Int) -> ShutterstockSearchRequest {
-        ShutterstockSearchRequest(query: query.text, page: page, perPage: perPage, sort: searchSort)
+    /// The request for `query`, its filters in Shutterstock's terms.
+    func searchRequest(_ query: SearchQuery, page: Int, perPage: Int) throws(ShutterstockError) -> ShutterstockSearchRequest {
+        var request = ShutterstockSearchRequest(query: query.text, page: page, perPage: perPage, sort: searchSort)
+        let filters = query.filters
+        if let refusal = filters.refusal(by: "Shutterstock", supporting: Self.descriptor.supportedFilters) {
+            throw .invalidRequest(refusal)
+        }
+        switch filters.sort {
+        case nil: break
+        case .relevant?: request.sort = .relevance
+        case .interesting?: request.sort = .popular
+        case .newest?: request.sort = .newest
+        case let other?:
+            throw .invalidRequest("Shutterstock cannot sort by \(other.rawValue); it sorts by relevant, interesting (popular) or newest.")
+        }
+        if let type = filters.type, let imageType = ShutterstockImageType(rawValue: type.rawValue) {
+            request.imageTypes = [imageType]
+        }
+        switch filters.orientation {
+        case nil: break
+        case .landscape?: request.orientation = .horizontal
+        case .portrait?: request.orientation = .vertical
+        case .square?: throw .invalidRequest("Shutterstock cannot filter square images; it has orientation:landscape and orientation:portrait.")
+        }
+        if let safe = filters.safe { request.safe = safe }
+        request.contributor = filters.user
+        request.addedFrom = filters.uploaded?.from?.firstDay
+        request.addedTo = filters.uploaded?.to?.lastDay
+        return request
     }
 
     func recentRequest(page: Int, perPage: Int) -> ShutterstockSearchRequest {

@@ -37,6 +37,11 @@ public struct ShutterstockSearchRequest: Sendable, Equatable {
     public var imageTypes: [ShutterstockImageType]
     public var orientation: ShutterstockOrientation?
     public var safe: Bool
+    /// Only this contributor's images.
+    public var contributor: String?
+    /// Added on or after / on or before these days (`YYYY-MM-DD`).
+    public var addedFrom: String?
+    public var addedTo: String?
 
     public init(
         query: String?, page: Int = 1, perPage: Int = ShutterstockSearchRequest.defaultPerPage,
@@ -61,6 +66,9 @@ public struct ShutterstockSearchRequest: Sendable, Equatable {
         items.append(("sort", sort.rawValue))
         items += imageTypes.map { ("image_type", $0.rawValue) }
         if let orientation { items.append(("orientation", orientation.rawValue)) }
+        if let contributor { items.append(("contributor", contributor)) }
+        if let addedFrom { items.append(("added_date_start", addedFrom)) }
+        if let addedTo { items.append(("added_date_end", addedTo)) }
         items.append(("view", "minimal"))
         items.append(("safe", safe ? "true" : "false"))
         return items

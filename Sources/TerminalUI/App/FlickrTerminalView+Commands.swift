@@ -30,6 +30,8 @@ extension FlickrTerminalView {
         case .provider(nil):
             terminal.print("Searching \(TextSanitizer.sanitize(viewModel.providerName)). /provider "
                 + viewModel.providerChoices.joined(separator: " or /provider ") + " switches.")
+        case .filter(let argument):
+            viewModel.filter(argument)
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,

@@ -60,8 +60,9 @@ extension ReadlineTerminal {
 
     // MARK: - Completion
 
-    /// Completes whole command lines: the text before the cursor must be a
-    /// prefix of a completion; readline gets the part from the current word on.
+    /// Completes whole command lines (the text before the cursor must be a
+    /// prefix of a completion; readline gets the part from the current word
+    /// on), else the word at the cursor from `wordCompletions`.
     func complete(
         text: UnsafePointer<CChar>?, start: Int32, end: Int32
     ) -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? {
@@ -73,6 +74,13 @@ extension ReadlineTerminal {
             let bytes = Array(candidate.utf8)
             guard bytes.count >= typed.count, bytes.starts(with: typed) else { return nil }
             return String(decoding: bytes[Int(start)...], as: UTF8.self)
+        }
+        if pendingMatches.isEmpty {
+            let word = typed[Int(start)...]
+            pendingMatches = wordCompletions.filter { candidate in
+                let bytes = Array(candidate.utf8)
+                return bytes.count >= word.count && bytes.starts(with: word)
+            }
         }
         nextMatch = 0
         guard let text, !pendingMatches.isEmpty else { return nil }

@@ -20,6 +20,8 @@ import Platform
 public final class ReadlineTerminal: Terminal {
     /// Commands Tab completes (whole lines, e.g. "/layout grid").
     public var completions: [String]
+    /// Words Tab completes anywhere in a line (filters: `license:cc0`).
+    public var wordCompletions: [String] = []
     /// Asked before a line is added to history; false keeps it out (for
     /// example a line that contains an API key).
     public var historyFilter: (@MainActor (String) -> Bool)?

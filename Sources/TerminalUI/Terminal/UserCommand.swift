@@ -16,6 +16,8 @@ public enum UserCommand: Sendable, Equatable {
     case retry
     /// `/provider NAME` switches service; without a name, says which is in use.
     case provider(String?)
+    /// `/filter` (show), `/filter clear`, `/filter license:cc0 …` (add).
+    case filter(String?)
     /// A "/name" that is not a command; `suggestion` is the closest one.
     case unknown(String, suggestion: String?)
     /// A command used wrongly; the message says how to use it.
@@ -53,6 +55,8 @@ public enum UserCommand: Sendable, Equatable {
         case "/provider":
             guard arguments.count <= 1 else { return .invalid("Use /provider NAME, one word: /help lists the services.") }
             return .provider(arguments.first)
+        case "/filter":
+            return .filter(arguments.isEmpty ? nil : arguments.joined(separator: " "))
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
         default:
@@ -63,7 +67,7 @@ public enum UserCommand: Sendable, Equatable {
     /// Lines Tab completes at the prompt, besides `/provider NAME`.
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
-        "/stats", "/help", "/quit", "/retry",
+        "/stats", "/help", "/quit", "/retry", "/filter ", "/filter clear",
     ]
 
     /// Lines Tab completes, `/provider` with each service the app can search.
@@ -89,13 +93,14 @@ public enum UserCommand: Sendable, Equatable {
         ("/recent", "show recent photos"),
         ("/layout grid|list", "switch between thumbnails grid and list"),
         ("/provider NAME", "search another service (repeats the query)"),
+        ("/filter [F…|clear]", "show, add (license:cc0 sort:newest …) or clear filters"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),
     ]
 
     /// Command names that `unknown` suggestions are drawn from.
-    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider"]
+    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter"]
 
     // MARK: - Parsing helpers
 

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Every licence the app knows, keyed by Flickr's licence id (names changed
+/// over the years, ids did not), and Openverse's slugs mapped onto the same
+/// values.
+///
+/// The built-in table is Flickr's `flickr.photos.licenses.getInfo` of 2025
+/// (ids 0–16; 11–16 are the CC 4.0 licences added on 2025-06-18). A fresher
+/// answer from Flickr replaces names and URLs (see `merging(names:)`).
+public struct LicenseTable: Sendable, Hashable {
+    public private(set) var byFlickrID: [Int: License]
+
+    public init(_ licenses: [License]) {
+        var table: [Int: License] = [:]
+        for license in licenses {
+            if let id = license.flickrID { table[id] = license }
+        }
+        byFlickrID = table
+    }
+
+    public static let builtIn = LicenseTable([
+        flickr(0, .allRightsReserved, nil, "All Rights Reserved", "All Rights Reserved",
+               "https://www.flickrhelp.com/hc/en-us/articles/10710266545556-Using-Flickr-images-shared-by-other-members"),
+        creativeCommons(1, .byNCSA, "2.0"), creativeCommons(2, .byNC, "2.0"), creativeCommons(3, .byNCND, "2.0"),
+        creativeCommons(4, .by, "2.0"), creativeCommons(5, .bySA, "2.0"), creativeCommons(6, .byND, "2.0"),
+        flickr(7, .noKnownRestrictions, nil, "No known copyright restrictions", "No known copyright restrictions",
+               "https://www.flickr.com/commons/usage/"),
+        flickr(8, .usGovernmentWork, nil, "United States Government Work", "United States Government Work",
+               "https://www.usa.gov/government-copyright"),
+        flickr(9, .cc0, "1.0", "CC0 1.0", "Public Domain Dedication (CC0 1.0)",
+               "https://creativecommons.org/publicdomain/zero/1.0/"),
+        flickr(10, .pdm, "1.0", "PDM 1.0", "Public Domain Mark 1.0", "https://creativecommons.org/publicdomain/mark/1.0/"),
+        creativeCommons(11, .by, "4.0"), creativeCommons(12, .bySA, "4.0"), creativeCommons(13, .byND, "4.0"),
+        creativeCommons(14, .byNC, "4.0"), creativeCommons(15, .byNCSA, "4.0"), creativeCommons(16, .byNCND, "4.0"),
+    ])
+
+    /// The licence with Flickr's id `id`; an unknown id gets a licence
+    /// named after it (so a new id shows, not a blank).
+    public func flickr(id: Int) -> License {
+        byFlickrID[id] ?? License(
+            kind: .other, version: nil, shortName: "Licence \(id)", fullName: "Flickr licence \(id)", url: nil,
+            flickrID: id)
+    }
+
+    /// Flickr's licence ids that have every kind in `kinds`.
+    public func flickrIDs(of kinds: Set<License.Kind>) -> [Int] {
+        byFlickrID.values.filter { kinds.contains($0.kind) }.compactMap(\.flickrID).sorted()
+    }
+
+    /// Names and URLs as Flickr lists them now (`licenses.getInfo`), over
+    /// the built-in kinds: a renamed licence keeps what it allows. An id
+    /// the table does not know is added as `other`.
+    public func merging(names: [(id: Int, name: String, url: URL?)]) -> LicenseTable {
+        var table = self
+        for entry in names {
+            let known = byFlickrID[entry.id]
+            table.byFlickrID[entry.id] = License(
+                kind: known?.kind ?? .other, version: known?.version,
+                shortName: known?.shortName ?? entry.name, fullName: entry.name,
+                url: entry.url ?? known?.url, flickrID: entry.id)
+        }
+        return table
+    }
+
+    /// Openverse's `license` slug and `license_version` as a licence, with
+    /// `url` when the API gave one. `nil` for an empty slug.
+    public static func openverse(slug: String, version: String?, url: URL?) -> License? {
+        let slug = slug.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !slug.isEmpty else { return nil }
+        let version = version.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        switch License.Kind(rawValue: slug) {
+        case .cc0?:
+            return License(kind: .cc0, version: version ?? "1.0", shortName: "CC0 \(version ?? "1.0")",
+                           fullName: "Public Domain Dedication (CC0 \(version ?? "1.0"))",
+                           url: url ?? URL(string: "https://creativecommons.org/publicdomain/zero/\(version ?? "1.0")/"))
+        case .pdm?:
+            return License(kind: .pdm, version: version ?? "1.0", shortName: "PDM \(version ?? "1.0")",
+                           fullName: "Public Domain Mark \(version ?? "1.0")",
+                           url: url ?? URL(string: "https://creativecommons.org/publicdomain/mark/\(version ?? "1.0")/"))
+        case let kind? where kind.isCreativeCommonsLicence:
+            let license = creativeCommons(nil, kind, version ?? "4.0")
+            return License(kind: kind, version: license.version, shortName: license.shortName, fullName: license.fullName,
+                           url: url ?? license.url)
+        default:
+            let name = slug.uppercased() + (version.map { " \($0)" } ?? "")
+            return License(kind: .other, version: version, shortName: name, fullName: name, url: url)
+        }
+    }
+
+    // MARK: - Building the table
+
+    private static func flickr(
+        _ id: Int, _ kind: License.Kind, _ version: String?, _ short: String, _ full: String, _ url: String
+    ) -> License {
+        License(kind: kind, version: version, shortName: short, fullName: full, url: URL(string: url), flickrID: id)
+    }
+
+    /// `CC BY-SA 2.0`, "Creative Commons Attribution-ShareAlike 2.0", and its deed.
+    private static func creativeCommons(_ id: Int?, _ kind: License.Kind, _ version: String) -> License {
+        let parts = kind.rawValue.split(separator: "-").map(String.init)
+        let words = parts.map { part -> String in
+            switch part {
+            case "by": "Attribution"
+            case "sa": "ShareAlike"
+            case "nd": "NoDerivatives"
+            case "nc": "NonCommercial"
+            default: part
+            }
+        }
+        return License(
+            kind: kind, version: version, shortName: "CC \(kind.rawValue.uppercased()) \(version)",
+            fullName: "Creative Commons \(words.joined(separator: "-")) \(version)",
+            url: URL(string: "https://creativecommons.org/licenses/\(kind.rawValue)/\(version)/"), flickrID: id)
+    }
+}
+
+extension License.Kind {
+    /// One of the six Creative Commons licences (not CC0 or the mark).
+    var isCreativeCommonsLicence: Bool {
+        [.by, .bySA, .byND, .byNC, .byNCSA, .byNCND].contains(self)
+    }
+}
