@@ -50,7 +50,7 @@ public struct FaultConfiguration: Sendable {
         case slowHeaders = "slow-headers"
         /// The API's own outage answer: Flickr's `stat="fail"` code 105
         /// "Service currently unavailable" (HTTP 200, in the call's format),
-        /// Shutterstock's HTTP 503 with a JSON message. Images get `status`.
+        /// Shutterstock's and Openverse's HTTP 503 with a JSON message. Images get `status`.
         case apiError = "api-error"
     }
 
