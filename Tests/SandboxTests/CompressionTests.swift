@@ -117,6 +117,51 @@ import Testing
     }
 }
 
+/// `stall` and `slow-headers` with a compressed answer: the head announces
+/// the compressed length and encoding; the body, if it comes, is whole gzip.
+@Suite(.timeLimit(.minutes(2))) struct CompressedStallTests {
+    private func faulty(_ kind: FaultConfiguration.Kind) -> (inout SandboxConfiguration) -> Void {
+        { configuration in
+            configuration.faults.kind = kind
+            configuration.faults.rate = 1
+            configuration.faults.scope = .rest
+            configuration.faults.slowHeadersDelay = .seconds(1)
+        }
+    }
+
+    private func request(_ server: SandboxServer) -> String {
+        let url = server.openverse([("q", "beach")])
+        return "GET \(url.path)?\(url.query ?? "") HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"
+    }
+
+    @Test func stallAnnouncesTheCompressedLengthAndSendsNothing() async throws {
+        // The length a healthy sandbox sends for the same call.
+        let healthy = try await withSandbox { server, _ in
+            try await rawExchange(port: server.port, request(server), quiet: 1)
+        }
+        #expect(healthy.head.lowercased().contains("content-encoding: gzip"))
+        #expect(healthy.contentLength == healthy.body.count)
+        try await withSandbox(faulty(.stall)) { server, _ in
+            let exchange = try await rawExchange(port: server.port, request(server), quiet: 0.3)
+            #expect(exchange.statusLine == "HTTP/1.1 200 OK")
+            #expect(exchange.head.lowercased().contains("content-encoding: gzip"))
+            #expect(exchange.contentLength == healthy.contentLength)
+            #expect(exchange.body.isEmpty)
+        }
+    }
+
+    @Test func slowHeadersThenTheWholeCompressedAnswer() async throws {
+        try await withSandbox(faulty(.slowHeaders)) { server, _ in
+            let exchange = try await rawExchange(port: server.port, request(server), quiet: 2)
+            #expect(exchange.head.lowercased().contains("content-encoding: gzip"))
+            #expect(exchange.contentLength == exchange.body.count)
+            let json = try #require(gunzip(exchange.body))
+            #expect(String(decoding: json, as: UTF8.self).hasPrefix("{\"result_count\""))
+            #expect(server.stats().faultsInjected == 1)
+        }
+    }
+}
+
 /// The bytes of a gzip stream, or nil if it is not a whole one.
 func gunzip(_ bytes: [UInt8]) -> [UInt8]? {
     var stream = z_stream()

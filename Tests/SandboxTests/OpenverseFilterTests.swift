@@ -1,5 +1,5 @@
 import Foundation
-import Sandbox
+@testable import Sandbox
 import Testing
 
 /// Openverse's filters and limits, and its token endpoint.
@@ -164,5 +164,20 @@ import Testing
             // The secret never reaches the request log.
             #expect(!server.requestLog().contains { $0.path.contains("s3cret") || $0.path.contains("guess") })
         }
+    }
+}
+
+/// Tokens end: one past its lifetime is refused like one never issued.
+@Suite struct OpenverseTokenLifetimeTests {
+    @Test func tokensAreValidUntilTheyExpire() async throws {
+        let lasting = OpenverseTokens()
+        let token = lasting.issue()
+        #expect(lasting.isValid(token))
+        #expect(!lasting.isValid(token + "x"))
+        #expect(!lasting.isValid(""))
+        let brief = OpenverseTokens(lifetime: .milliseconds(1))
+        let expiring = brief.issue()
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(!brief.isValid(expiring))
     }
 }
