@@ -40,13 +40,13 @@ _peer_apt_install() {
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         if command -v sudo >/dev/null 2>&1; then sudo=(sudo -n); else
-            _peer_warn "need root to install ${wanted[*]}; flickcurl peer tests will be skipped"
+            _peer_warn "need root to install ${wanted[*]}; the tests that use them will be skipped"
             return 0
         fi
     fi
     echo "Installing ${wanted[*]} (apt)" >&2
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${wanted[@]}" >&2 \
-        || _peer_warn "could not install ${wanted[*]}; flickcurl peer tests will be skipped"
+        || _peer_warn "could not install ${wanted[*]}; the tests that use them will be skipped"
     return 0
 }
 
@@ -60,5 +60,7 @@ ensure_peer_clients() {
         _peer_pip_install shutterstock.cli shutterstock-cli
     fi
     _peer_apt_install libflickcurl-dev flickcurl-utils
+    # netpbm's pngtopnm and giftopnm decode the sandbox's PNGs and GIFs in its tests.
+    _peer_apt_install netpbm
     return 0
 }
