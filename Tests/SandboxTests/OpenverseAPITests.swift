@@ -25,6 +25,12 @@ import Testing
                         "license_version", "license_url", "provider", "source", "category", "filesize", "filetype", "tags",
                         "attribution", "fields_matched", "mature", "height", "width", "thumbnail", "detail_url",
                         "related_url", "unstable__sensitivity"]
+            // Members in the order of Openverse's 2024 recordings (first result of the raw text).
+            let firstResult = try #require(answer.text.range(of: "\"results\":[{")).upperBound
+            let text = answer.text[firstResult...]
+            let positions = keys.map { text.range(of: "\"\($0)\":")?.lowerBound }
+            #expect(positions.allSatisfy { $0 != nil })
+            #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
             for (item, photo) in zip(items, expected) {
                 #expect(Set(item.keys) == Set(keys))
                 let id = try #require(item["id"] as? String)
