@@ -149,6 +149,7 @@ final class OpenverseAPI: Sendable {
         let cap = authenticated ? Self.authenticatedResultCap : Self.anonymousResultCap
         let resultCount = min(matches.count, cap)
         let pageCount = min(Self.maxPage, (resultCount + request.pageSize - 1) / request.pageSize)
+        // A page past the last: DRF's paginator wording, with the 400 Openverse answers it with.
         guard request.page <= max(1, pageCount) else { return Self.detail(400, "Invalid page.") }
         let start = (request.page - 1) * request.pageSize
         let end = min(start + request.pageSize, resultCount)
