@@ -89,7 +89,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
-            "CTurboJPEG",
+            "CTurboJPEG", "CZlib", "CWebP",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,5 +1,6 @@
 # Third-party clients the sandbox tests run against it unmodified: Python
-# flickrapi, the C library flickcurl and shutterstock-cli. Source it; it
+# flickrapi, the C library flickcurl, shutterstock-cli and Openverse's
+# openverse-api-client. Source it; it
 # defines functions only. Every step only warns when it cannot install:
 # the peer tests then skip and say so, and nothing else depends on them.
 
@@ -39,23 +40,27 @@ _peer_apt_install() {
     local sudo=()
     if [ "$(id -u)" -ne 0 ]; then
         if command -v sudo >/dev/null 2>&1; then sudo=(sudo -n); else
-            _peer_warn "need root to install ${wanted[*]}; flickcurl peer tests will be skipped"
+            _peer_warn "need root to install ${wanted[*]}; the tests that use them will be skipped"
             return 0
         fi
     fi
     echo "Installing ${wanted[*]} (apt)" >&2
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${wanted[@]}" >&2 \
-        || _peer_warn "could not install ${wanted[*]}; flickcurl peer tests will be skipped"
+        || _peer_warn "could not install ${wanted[*]}; the tests that use them will be skipped"
     return 0
 }
 
 # ensure_peer_clients: installs whatever peer client is missing; never fails.
 ensure_peer_clients() {
     _peer_pip_install flickrapi flickrapi
+    # Openverse's client: 0.0.1 (the newest) fails on import, so the last alpha that works.
+    _peer_pip_install openverse_api_client "openverse-api-client==0.0.1a3"
     # shutterstock-cli installs a `shutterstock` command; its module is `shutterstock.cli`.
     if ! command -v shutterstock >/dev/null 2>&1; then
         _peer_pip_install shutterstock.cli shutterstock-cli
     fi
     _peer_apt_install libflickcurl-dev flickcurl-utils
+    # netpbm's pngtopnm and giftopnm decode the sandbox's PNGs and GIFs in its tests.
+    _peer_apt_install netpbm
     return 0
 }

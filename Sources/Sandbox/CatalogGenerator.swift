@@ -33,7 +33,7 @@ struct CatalogGenerator {
         min(ownerCount - 1, Int(unit * unit * Double(ownerCount)))
     }
 
-    private func makeOwners() -> [(nsid: String, name: String)] {
+    private func makeOwners() -> [(nsid: String, name: String, alias: String)] {
         var random = SplitMix64(seed: seed ^ 0x0_0E4E_45)
         let count = 300
         let block = 89_000_000 / count
@@ -46,12 +46,22 @@ struct CatalogGenerator {
             case 1: name = random.pick(Vocabulary.internationalNames)
             default: name = random.pick(Vocabulary.firstNames) + " " + random.pick(Vocabulary.lastNames)
             }
-            return (nsid, name)
+            return (nsid, name, Self.pathAlias(nsid: nsid, name: name, seed: seed))
         }
     }
 
+    /// Most owners chose a URL name, made of their display name; drawn from
+    /// its own generator so the owners' other fields stay as they were.
+    private static func pathAlias(nsid: String, name: String, seed: UInt64) -> String {
+        var random = SplitMix64(seed: StableHash.hash(nsid, seed: seed ^ 0xA11A5))
+        guard random.chance(0.7) else { return "" }
+        let letters = name.lowercased().unicodeScalars.filter { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        let stem = letters.isEmpty ? "user" : String(String.UnicodeScalarView(letters))
+        return stem + String(random.below(1_000))
+    }
+
     private func makePhoto(
-        index: Int, id: Int64, upload: Int, owner: (nsid: String, name: String), random: inout SplitMix64
+        index: Int, id: Int64, upload: Int, owner: (nsid: String, name: String, alias: String), random: inout SplitMix64
     ) -> CatalogPhoto {
         var words: [String] = []
         for entry in Vocabulary.subjects where random.chance(entry.probability) { words.append(entry.word) }
@@ -76,16 +86,30 @@ struct CatalogGenerator {
         // Most photos are seen a little, a few a lot.
         let views = Int(pow(random.unit(), 3) * 20_000)
         let license = random.pick(Self.licenses)
+        let fileFormat = Self.fileFormat(random.unit())
         return CatalogPhoto(
             index: index, id: String(id), owner: owner.nsid, ownerName: owner.name, secret: secret,
             server: server, farm: farm, title: title, description: description, tags: tags,
             dateUpload: upload, dateTaken: CalendarDate(unix: taken).text,
             originalWidth: width, originalHeight: height, originalSecret: originalSecret,
-            secret1600: secret1600, secret2048: secret2048, views: views, license: license)
+            secret1600: secret1600, secret2048: secret2048, views: views, license: license,
+            fileFormat: fileFormat, pathAlias: owner.alias)
     }
 
-    /// All rights reserved most often, then the Creative Commons licenses.
-    private static let licenses = [0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6, 9, 10]
+    /// All rights reserved most often, then every other licence Flickr
+    /// offers (each of ids 1–16 on about 1 photo in 25, CC BY a little more).
+    private static let licenses = [0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6, 7, 8, 9, 10, 11, 11, 12, 13, 14, 15, 16]
+
+    /// Mostly JPEG; PNG, GIF and WebP on about 7 % of photos each, so any
+    /// query with a few dozen matches meets all four.
+    private static func fileFormat(_ roll: Double) -> SandboxImageFormat {
+        switch roll {
+        case ..<0.07: .png
+        case ..<0.14: .gif
+        case ..<0.21: .webp
+        default: .jpeg
+        }
+    }
 
     /// Landscape most often, then portrait, then square; rarely small.
     private static func originalSize(random: inout SplitMix64) -> (Int, Int) {

@@ -66,6 +66,20 @@ public enum SandboxImageSize: String, Sendable, CaseIterable {
     }
 }
 
+/// The encodings the sandbox serves images in.
+public enum SandboxImageFormat: String, Sendable, CaseIterable {
+    case jpeg = "jpg", png, gif, webp
+
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .png: "image/png"
+        case .gif: "image/gif"
+        case .webp: "image/webp"
+        }
+    }
+}
+
 /// One synthetic photo. Everything is derived from the catalog seed and the
 /// photo's index, so two catalogs with one seed are identical.
 public struct CatalogPhoto: Sendable, Hashable {
@@ -96,8 +110,12 @@ public struct CatalogPhoto: Sendable, Hashable {
     public let secret1600: String
     public let secret2048: String
     public let views: Int
-    /// Flickr's license id (0 = all rights reserved, 4 = CC BY 2.0, …).
+    /// Flickr's license id (0 = all rights reserved, 4 = CC BY 2.0, …, 11–16 = the CC 4.0 licences).
     public let license: Int
+    /// The format Openverse serves the photo in (Flickr's own URLs stay JPEG).
+    public let fileFormat: SandboxImageFormat
+    /// The owner's Flickr URL name (`path_alias`); empty when the owner never chose one.
+    public let pathAlias: String
 
     /// Originals are JPEGs throughout the catalog.
     public var originalFormat: String { "jpg" }

@@ -78,6 +78,10 @@ struct FlickrJSON {
             writer.member("tags", photo.tags.joined(separator: " "))
         }
         if extras.media { raw(",\"media\":\"photo\",\"media_status\":\"ready\"") }
+        if extras.pathAlias {
+            raw(",")
+            writer.member("pathalias", photo.pathAlias)
+        }
         for size in extras.sizes(of: photo) {
             let (width, height) = photo.dimensions(size)
             raw(",")
@@ -97,7 +101,9 @@ struct FlickrJSON {
         writer.member("username", photo.ownerName)
         raw(",")
         writer.member("realname", photo.ownerName)
-        raw(",\"location\":\"\",\"iconserver\":\"0\",\"iconfarm\":0,\"path_alias\":\"\"},")
+        raw(",\"location\":\"\",\"iconserver\":\"0\",\"iconfarm\":0,")
+        writer.member("path_alias", photo.pathAlias)
+        raw("},")
         writer.content("title", photo.title)
         raw(",")
         writer.content("description", photo.description)

@@ -74,6 +74,7 @@ struct FlickrXML {
         if extras.views { raw(" views=\"\(photo.views)\"") }
         if extras.tags { attribute("tags", photo.tags.joined(separator: " ")) }
         if extras.media { raw(" media=\"photo\" media_status=\"ready\"") }
+        if extras.pathAlias { attribute("pathalias", photo.pathAlias) }
         for size in extras.sizes(of: photo) {
             let (width, height) = photo.dimensions(size)
             attribute("url_\(size.rawValue)", imageBase + photo.imagePath(size))
@@ -96,7 +97,9 @@ struct FlickrXML {
         raw("views=\"\(photo.views)\" media=\"photo\">\n\t<owner nsid=\"\(photo.owner)\"")
         attribute("username", photo.ownerName)
         attribute("realname", photo.ownerName)
-        raw(" location=\"\" iconserver=\"0\" iconfarm=\"0\" path_alias=\"\" />\n\t<title>")
+        raw(" location=\"\" iconserver=\"0\" iconfarm=\"0\"")
+        attribute("path_alias", photo.pathAlias)
+        raw(" />\n\t<title>")
         escaped(photo.title)
         raw("</title>\n\t<description>")
         escaped(photo.description)

@@ -38,7 +38,14 @@ final class ImageRenderer: Sendable {
 
     /// The picture of `photo` at any pixel size; `variant` names the size in the cache.
     func jpeg(for photo: CatalogPhoto, width: Int, height: Int, variant: String) throws -> ByteBuffer {
-        let key = "\(photo.index)/\(variant)"
+        try image(for: photo, width: width, height: height, variant: variant, format: .jpeg)
+    }
+
+    /// The picture of `photo` in any of the sandbox's formats.
+    func image(
+        for photo: CatalogPhoto, width: Int, height: Int, variant: String, format: SandboxImageFormat
+    ) throws -> ByteBuffer {
+        let key = format == .jpeg ? "\(photo.index)/\(variant)" : "\(photo.index)/\(variant).\(format.rawValue)"
         let cached = cache.withLockedValue { cache -> ByteBuffer? in
             guard var entry = cache.entries[key] else { return nil }
             cache.clock += 1
@@ -48,7 +55,13 @@ final class ImageRenderer: Sendable {
         }
         if let cached { return cached }
         let pixels = Self.paint(width: width, height: height, scene: Scene(photo: photo, seed: seed))
-        let bytes = try Self.encode(pixels, width: width, height: height)
+        let bytes: ByteBuffer
+        switch format {
+        case .jpeg: bytes = try Self.encode(pixels, width: width, height: height)
+        case .png: bytes = ByteBuffer(bytes: try PNGEncoder.encode(rgb: pixels, width: width, height: height))
+        case .gif: bytes = ByteBuffer(bytes: GIFEncoder.encode(rgb: pixels, width: width, height: height))
+        case .webp: bytes = ByteBuffer(bytes: try WebPEncoder.encode(rgb: pixels, width: width, height: height))
+        }
         store(bytes, key: key)
         return bytes
     }

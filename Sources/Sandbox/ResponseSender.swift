@@ -11,9 +11,24 @@ struct Content {
     var contentType: String
     var body: ByteBuffer
     var delivery = Delivery.whole
+    /// `gzip` once the body is compressed.
+    var contentEncoding: String?
+    /// API answers differ by `Accept-Encoding`, so they say so to caches.
+    var variesByEncoding = false
 
     static let notFound = Content(status: 404, contentType: "text/plain; charset=utf-8",
                                   body: ByteBuffer(string: "Not Found\n"))
+
+    /// The same content gzip-compressed (replacement bodies of faults stay
+    /// plain). A body that would not shrink (a short error) goes out as it
+    /// is, as servers with a minimum length for compression send it.
+    func gzipped() -> Content {
+        guard let compressed = Gzip.compress(body), compressed.readableBytes < body.readableBytes else { return self }
+        var result = self
+        result.body = compressed
+        result.contentEncoding = "gzip"
+        return result
+    }
 
     /// This content as the configured fault changes it (`slow-headers` and
     /// `api-error` are applied by the handler, which knows the route).
@@ -24,13 +39,16 @@ struct Content {
             faulty.status = faults.status
             faulty.contentType = "text/plain; charset=utf-8"
             faulty.body = ByteBuffer(string: "Injected fault: HTTP \(faults.status)\n")
+            faulty.contentEncoding = nil
         case .reset:
             faulty.delivery = .resetHalfway
         case .truncate:
+            // Of a compressed body, half the compressed stream: the client's gzip decoder meets the cut.
             faulty.body = body.getSlice(at: body.readerIndex, length: body.readableBytes / 2) ?? ByteBuffer()
         case .garbage:
             let filler = "<html><body>This is not what you asked for.</body></html>\n"
             faulty.body = ByteBuffer(string: String(repeating: filler, count: max(1, body.readableBytes / 2 / filler.utf8.count)))
+            faulty.contentEncoding = nil
         case .stall:
             faulty.delivery = .stall
         case .slowHeaders:
@@ -109,10 +127,10 @@ final class ResponseSender: Sendable {
                 throw error
             }
         }
-        return Response(
-            status: HTTPResponse.Status(code: content.status),
-            headers: [.contentType: content.contentType],
-            body: responseBody)
+        var headers: HTTPFields = [.contentType: content.contentType]
+        if let encoding = content.contentEncoding { headers[.contentEncoding] = encoding }
+        if content.variesByEncoding { headers[.vary] = "Accept-Encoding" }
+        return Response(status: HTTPResponse.Status(code: content.status), headers: headers, body: responseBody)
     }
 
     /// Writes `body`, in chunks paced to the throttle when there is one

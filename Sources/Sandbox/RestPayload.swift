@@ -41,6 +41,7 @@ struct Extras: Equatable {
     var originalDimensions = false
     var originalFormat = false
     var media = false
+    var pathAlias = false
 
     init(_ list: String?) {
         guard let list else { return }
@@ -58,6 +59,7 @@ struct Extras: Equatable {
             case "o_dims": originalDimensions = true
             case "original_format": originalFormat = true
             case "media": media = true
+            case "path_alias": pathAlias = true
             default:
                 if name.hasPrefix("url_"), let size = SandboxImageSize(rawValue: String(name.dropFirst(4))),
                    !sizes.contains(size) {

@@ -6,6 +6,8 @@ enum Route {
     case shutterstock
     case flickrImage(ImagePath)
     case shutterstockImage(ShutterstockImagePath)
+    case openverse
+    case openverseImage(OpenverseImagePath)
     case other
 
     init(path: String) {
@@ -13,6 +15,10 @@ enum Route {
             self = .flickrREST
         } else if path.hasPrefix("/v2/") {
             self = .shutterstock
+        } else if let image = OpenverseImagePath(path) {
+            self = .openverseImage(image)
+        } else if path.hasPrefix("/v1/") {
+            self = .openverse
         } else if let image = ImagePath(path) {
             self = .flickrImage(image)
         } else if let image = ShutterstockImagePath(path) {
@@ -24,8 +30,8 @@ enum Route {
 
     var kind: StatsRecorder.Kind {
         switch self {
-        case .flickrREST, .shutterstock: .rest
-        case .flickrImage, .shutterstockImage: .image
+        case .flickrREST, .shutterstock, .openverse: .rest
+        case .flickrImage, .shutterstockImage, .openverseImage: .image
         case .other: .other
         }
     }

@@ -17,6 +17,8 @@ public struct SandboxConfiguration: Sendable {
     /// credentials, or exchanged for a Bearer token); nil: any non-empty
     /// pair, and any non-empty Bearer token.
     public var shutterstockCredentials: ShutterstockClientCredentials? = nil
+    /// The client id and secret Openverse's token endpoint accepts; nil: any non-empty pair.
+    public var openverseCredentials: OpenverseClientCredentials? = nil
     public var faults = FaultConfiguration()
 
     public init() {}
@@ -28,7 +30,8 @@ public struct SandboxConfiguration: Sendable {
 /// parameters (query and form body, as every call shares one path), for
 /// Shutterstock calls the path with its query, in both cases without
 /// credentials and OAuth values (nonces and timestamps change every call).
-/// The `rest` scope covers the Shutterstock `/v2/*` endpoints too.
+/// The `rest` scope covers the Shutterstock `/v2/*` and Openverse `/v1/*`
+/// API endpoints too; Openverse's thumbnails and full-size images are images.
 public struct FaultConfiguration: Sendable {
     public enum Kind: String, Sendable, CaseIterable {
         /// HTTP `status` with a short text body.
@@ -47,7 +50,7 @@ public struct FaultConfiguration: Sendable {
         case slowHeaders = "slow-headers"
         /// The API's own outage answer: Flickr's `stat="fail"` code 105
         /// "Service currently unavailable" (HTTP 200, in the call's format),
-        /// Shutterstock's HTTP 503 with a JSON message. Images get `status`.
+        /// Shutterstock's and Openverse's HTTP 503 with a JSON message. Images get `status`.
         case apiError = "api-error"
     }
 

@@ -11,6 +11,7 @@ final class SandboxHandler: Sendable {
     private let configuration: SandboxConfiguration
     private let rest: RestAPI
     private let shutterstock: ShutterstockAPI
+    private let openverse: OpenverseAPI
     private let images: ImageRenderer
     private let faults: FaultInjector
     let sender: ResponseSender
@@ -24,6 +25,7 @@ final class SandboxHandler: Sendable {
         rest = RestAPI(searches: searches, requiredAPIKey: configuration.requiredAPIKey)
         shutterstock = ShutterstockAPI(searches: searches, credentials: configuration.shutterstockCredentials,
                                        seed: configuration.seed)
+        openverse = OpenverseAPI(searches: searches, credentials: configuration.openverseCredentials)
         images = ImageRenderer(seed: configuration.seed)
         faults = FaultInjector(configuration: configuration.faults)
         sender = ResponseSender(throttleKBps: configuration.throttleKBps)
@@ -70,6 +72,16 @@ final class SandboxHandler: Sendable {
                 authorization: request.headers[.authorization], imageBase: imageBase)
             content = Content(status: answer.status, contentType: ShutterstockAPI.contentType,
                               body: ByteBuffer(bytes: answer.body))
+        case .openverse:
+            parameters = await Self.parameters(of: request)
+            let answer = openverse.respond(
+                method: request.method.rawValue, path: path, parameters: parameters,
+                authorization: request.headers[.authorization], base: imageBase)
+            content = Content(status: answer.status, contentType: OpenverseAPI.contentType,
+                              body: ByteBuffer(bytes: answer.body))
+        case .openverseImage(let image):
+            faultKey = path
+            content = openverseImage(image)
         case .flickrImage(let image):
             faultKey = path
             content = flickrImage(image)
@@ -78,6 +90,13 @@ final class SandboxHandler: Sendable {
             content = shutterstockImage(image)
         case .other:
             content = .notFound
+        }
+
+        // API answers (never images) go out gzip-compressed to clients that accept it.
+        let compresses = route.kind == .rest && Gzip.isAccepted(by: request.headers[.acceptEncoding])
+        if route.kind == .rest {
+            content.variesByEncoding = true
+            if compresses { content = content.gzipped() }
         }
 
         var headersDelay: Duration = .zero
@@ -89,6 +108,8 @@ final class SandboxHandler: Sendable {
                 headersDelay = faults.configuration.slowHeadersDelay
             case .apiError where route.kind == .rest:
                 content = apiError(route: route, parameters: parameters)
+                content.variesByEncoding = true
+                if compresses { content = content.gzipped() }
             default:
                 content = content.withFault(faults.configuration)
             }
@@ -116,6 +137,10 @@ final class SandboxHandler: Sendable {
 
     /// The API's own outage answer (the `api-error` fault).
     private func apiError(route: Route, parameters: [(String, String)]) -> Content {
+        if case .openverse = route {
+            return Content(status: 503, contentType: OpenverseAPI.contentType,
+                           body: ByteBuffer(bytes: OpenverseAPI.serviceUnavailable.body))
+        }
         if case .shutterstock = route {
             let answer = ShutterstockAPI.error(503, "Service Unavailable")
             return Content(status: 503, contentType: ShutterstockAPI.contentType, body: ByteBuffer(bytes: answer.body))
@@ -154,6 +179,24 @@ final class SandboxHandler: Sendable {
               let bytes = try? images.jpeg(for: photo, size: path.size)
         else { return .notFound }
         return Content(status: 200, contentType: "image/jpeg", body: bytes)
+    }
+
+    /// An Openverse thumbnail or full-size image, in the photo's own format.
+    private func openverseImage(_ path: OpenverseImagePath) -> Content {
+        guard let photo = openverse.media.photo(identifier: path.identifier) else { return .notFound }
+        let format = photo.fileFormat
+        let size: (width: Int, height: Int)
+        switch path.kind {
+        case .thumbnail:
+            size = OpenverseCatalog.thumbnailSize(of: photo)
+        case .fullSize(let fileExtension):
+            guard fileExtension == format.rawValue else { return .notFound }
+            size = OpenverseCatalog.fullSize(of: photo)
+        }
+        let variant = path.kind == .thumbnail ? "openverse-thumb" : "openverse-full"
+        guard let bytes = try? images.image(for: photo, width: size.width, height: size.height, variant: variant, format: format)
+        else { return .notFound }
+        return Content(status: 200, contentType: format.mimeType, body: bytes)
     }
 
     private func shutterstockImage(_ path: ShutterstockImagePath) -> Content {

@@ -13,8 +13,11 @@ struct SandboxCommand: AsyncParsableCommand {
             Serves the Flickr REST API at /services/rest/ (GET or POST; flickr.photos.search, \
             getRecent, getInfo, getSizes, flickr.test.echo; XML unless format says otherwise), \
             Shutterstock's GET /v2/images/search and POST /v2/oauth/access_token over the same \
-            catalog, synthetic JPEGs at every size it names, and counters at GET /sandbox/stats, \
+            catalog, Openverse's GET /v1/images/ and POST /v1/auth_tokens/token/ (openly licensed \
+            photos only, with thumbnails and images in JPEG, PNG, GIF or WebP), \
+            synthetic JPEGs at every size Flickr names, and counters at GET /sandbox/stats, \
             the request log at GET /sandbox/log, POST /sandbox/reset to zero them. \
+            API answers are gzip-compressed when the client sends Accept-Encoding: gzip. \
             The first line on stdout is "listening on http://HOST:PORT".
             """)
 
@@ -45,7 +48,7 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(name: .customLong("fault"), help: """
         How faulty URLs fail: status, reset, truncate, garbage, stall (headers, then silence until the \
         client gives up), slow-headers (status line after --slow-headers-delay) or api-error (Flickr \
-        error 105, Shutterstock HTTP 503).
+        error 105, Shutterstock and Openverse HTTP 503).
         """)
     var faultKind = "status"
 
