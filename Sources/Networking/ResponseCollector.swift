@@ -49,10 +49,15 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             }
             return task.eventLoop.makeFailedFuture(NetworkError.httpStatus(status, host: host))
         }
-        let expected = head.headers.first(name: "content-length").flatMap { Int($0) }
-        if let expected, expected > maxBytes {
+        let announced = head.headers.first(name: "content-length").flatMap { Int($0) }
+        if let announced, announced > maxBytes {
             return task.eventLoop.makeFailedFuture(NetworkError.responseTooLarge(limit: maxBytes, host: host))
         }
+        // A compressed body's length says nothing of the decoded bytes that
+        // arrive here (a short answer can even grow when compressed); the
+        // transfer's own framing still catches a cut-off body.
+        let encoding = head.headers.first(name: "content-encoding")?.lowercased() ?? "identity"
+        let expected = encoding == "identity" ? announced : nil
         state.withLockedValue { state in
             state.status = status
             state.contentType = head.headers.first(name: "content-type")

@@ -31,6 +31,21 @@ import Testing
         }
     }
 
+    /// A compressed answer's Content-Length counts compressed bytes: a short
+    /// answer that compression made longer is whole, not cut off.
+    @Test func aCompressedAnswerLongerThanItsTextIsWhole() async throws {
+        let gzipped = Data([
+            31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 42, 46, 73, 44, 81, 178, 82, 202, 207, 86, 170, 5, 0, 112, 35,
+            32, 181, 13, 0, 0, 0,
+        ])
+        try await LoopbackHTTPServer.with({ _ in .respond(headers: [("Content-Encoding", "gzip")], body: gzipped) }) { server in
+            try await withNetwork(idleTimeout: .seconds(5)) { network in
+                let outcome = await fetch(server.baseURL.appendingPathComponent("rest"), with: network)
+                #expect(outcome == .success(Data(#"{"stat":"ok"}"#.utf8)))
+            }
+        }
+    }
+
     @Test func headersThenSilenceStalls() async throws {
         try await LoopbackHTTPServer.with({ _ in .headThenSilence(contentLength: 10_000) }) { server in
             try await withNetwork(idleTimeout: .milliseconds(300)) { network in
