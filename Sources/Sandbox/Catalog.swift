@@ -24,6 +24,9 @@ public struct Catalog: Sendable {
     /// Index 0 is the newest upload; `index` must be in `0..<count`.
     public func photo(at index: Int) -> CatalogPhoto { storage.photos[index] }
 
+    /// Every photo, in catalog order.
+    var allPhotos: [CatalogPhoto] { storage.photos }
+
     /// The photo with this id, if the catalog holds it.
     public func photo(id: String) -> CatalogPhoto? {
         guard let number = Int64(id) else { return nil }

@@ -18,6 +18,27 @@ struct FlickrJSON {
                 raw(",")
             }
             raw("\"stat\":\"ok\"}")
+        case .user(let nsid, let username, let method):
+            raw("{\"user\":{")
+            writer.member("id", nsid)
+            if method == "flickr.people.findByUsername" {
+                raw(",")
+                writer.member("nsid", nsid)
+            }
+            raw(",")
+            writer.content("username", username)
+            raw("},\"stat\":\"ok\"}")
+        case .licenses(let entries):
+            raw("{\"licenses\":{\"license\":[")
+            for (position, entry) in entries.enumerated() {
+                if position > 0 { raw(",") }
+                raw("{\"id\":\(entry.id),")
+                writer.member("name", entry.name)
+                raw(",")
+                writer.member("url", entry.url)
+                raw("}")
+            }
+            raw("]},\"stat\":\"ok\"}")
         case .photos(let listing):
             raw("{\"photos\":{\"page\":\(listing.page),\"pages\":\(listing.pages),\"perpage\":\(listing.perPage),")
             raw("\"total\":\(listing.total),\"photo\":[")

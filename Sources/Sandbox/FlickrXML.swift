@@ -22,6 +22,22 @@ struct FlickrXML {
                 raw("</\(name)>\n")
             }
             raw("</rsp>\n")
+        case .user(let nsid, let username, let method):
+            raw("<rsp stat=\"ok\">\n<user")
+            attribute("id", nsid)
+            if method == "flickr.people.findByUsername" { attribute("nsid", nsid) }
+            raw(">\n\t<username>")
+            escaped(username)
+            raw("</username>\n</user>\n</rsp>\n")
+        case .licenses(let entries):
+            raw("<rsp stat=\"ok\">\n<licenses>\n")
+            for entry in entries {
+                raw("\t<license id=\"\(entry.id)\"")
+                attribute("name", entry.name)
+                attribute("url", entry.url)
+                raw(" />\n")
+            }
+            raw("</licenses>\n</rsp>\n")
         case .photos(let listing):
             raw("<rsp stat=\"ok\">\n<photos page=\"\(listing.page)\" pages=\"\(listing.pages)\" ")
             raw("perpage=\"\(listing.perPage)\" total=\"\(listing.total)\"")

@@ -7,7 +7,7 @@ final class RestAPI: Sendable {
     static let defaultPerPage = 100
     static let maxPerPage = 500
 
-    private let catalog: Catalog
+    let catalog: Catalog
     private let searches: SearchCache
     private let requiredAPIKey: String?
 
@@ -53,7 +53,7 @@ final class RestAPI: Sendable {
 
     static let methods: Set = [
         "flickr.photos.search", "flickr.photos.getRecent", "flickr.photos.getInfo", "flickr.photos.getSizes",
-        "flickr.test.echo",
+        "flickr.test.echo", "flickr.people.findByUsername", "flickr.urls.lookupUser", "flickr.photos.licenses.getInfo",
     ]
 
     private func payload(
@@ -73,6 +73,10 @@ final class RestAPI: Sendable {
             let (page, perPage) = Self.paging(value)
             return .photos(listing(Array(0..<catalog.count), page: page, perPage: perPage,
                                    extras: Extras(value("extras")), imageBase: imageBase))
+        case "flickr.people.findByUsername", "flickr.urls.lookupUser":
+            return people(method, value)
+        case "flickr.photos.licenses.getInfo":
+            return .licenses(FlickrLicenseList.all)
         case "flickr.photos.getInfo", "flickr.photos.getSizes":
             guard let photo = value("photo_id").flatMap(catalog.photo(id:)) else {
                 return .failure(code: 1, message: "Photo not found")
@@ -105,6 +109,12 @@ final class RestAPI: Sendable {
             return .failure(code: 3, message: "Parameterless searches have been disabled. Please use flickr.photos.getRecent instead.")
         }
         let sort = value("sort").flatMap(SearchSort.init(rawValue:)) ?? .datePostedDesc
+        let narrowing: FlickrSearchFilter
+        do {
+            narrowing = try FlickrSearchFilter(value)
+        } catch {
+            return .failure(code: error.code, message: error.message)
+        }
 
         var matches: [Int]
         if !textQuery.isEmpty {
@@ -119,6 +129,9 @@ final class RestAPI: Sendable {
         }
         if !userID.isEmpty {
             matches = matches.filter { catalog.photo(at: $0).owner == userID }
+        }
+        if !narrowing.isEmpty {
+            matches = matches.filter { narrowing.admits(catalog.photo(at: $0)) }
         }
         let (page, perPage) = Self.paging(value)
         return .photos(listing(matches, page: page, perPage: perPage, extras: Extras(value("extras")), imageBase: imageBase))

@@ -79,6 +79,9 @@ enum RestPayload {
     case info(CatalogPhoto)
     case sizes(CatalogPhoto, imageBase: String)
     case echo([(String, String)])
+    /// `findByUsername` / `urls.lookupUser`: the person's NSID and username.
+    case user(nsid: String, username: String, method: String)
+    case licenses([FlickrLicenseList.Entry])
     case failure(code: Int, message: String)
 }
 
