@@ -106,7 +106,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
-                    exclude: ["Recorded"], swiftSettings: testSettings),
+                    exclude: ["Recorded", "Openverse/Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
             "ImagePipeline", "FlickrKit", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

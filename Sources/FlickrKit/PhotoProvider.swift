@@ -61,12 +61,18 @@ public struct UnsupportedByProvider: Error, CustomStringConvertible {
 public enum PhotoService: String, Sendable, Hashable, Codable, CaseIterable {
     case flickr
     case shutterstock
+    case openverse
+
+    /// What `--provider` and `/provider` offer. Openverse joins when the app
+    /// wires it in (its provider exists; flags, sandbox and view do not yet).
+    public static var allCases: [PhotoService] { [.flickr, .shutterstock] }
 
     /// The service's own name.
     public var name: String {
         switch self {
         case .flickr: "Flickr"
         case .shutterstock: "Shutterstock"
+        case .openverse: "Openverse"
         }
     }
 }

@@ -21,6 +21,8 @@ private func rawUserMessage(for error: any Error) -> String {
         return error.description
     case let error as ShutterstockError:
         return error.description
+    case let error as OpenverseError:
+        return error.description
     case let error as UnsupportedByProvider:
         return error.description
     case is CancellationError:

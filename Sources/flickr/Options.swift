@@ -131,6 +131,7 @@ struct ServiceConnection: Sendable {
         switch service {
         case .flickr: "Set FLICKR_API_KEY or pass --api-key to search Flickr."
         case .shutterstock: "Set SHUTTERSTOCK_API_TOKEN (or SHUTTERSTOCK_KEY and SHUTTERSTOCK_SECRET) to search Shutterstock."
+        case .openverse: "Openverse needs no key; OPENVERSE_CLIENT_ID and OPENVERSE_CLIENT_SECRET allow larger pages."
         }
     }
 

@@ -63,6 +63,9 @@ struct ServiceConnector {
             return ShutterstockProvider(
                 credentials: credentials, baseURL: base, network: network,
                 displayName: base.host == "api.shutterstock.com" ? "Shutterstock" : "Shutterstock at \(base.host ?? "?")")
+        case .openverse:
+            // The lead wires Openverse in (registry, flags, sandbox); until then it is not offered.
+            throw ValidationError("Openverse is not available in this build yet.")
         }
     }
 
