@@ -115,6 +115,10 @@ public struct OpenverseSearchRequest: Sendable, Equatable {
                 "Photos per page must be between \(range.lowerBound) and \(range.upperBound) for Openverse (got \(perPage)).")
         }
         guard page >= 1 else { throw .invalidRequest("The page number must be 1 or more (got \(page)).") }
+        let hasQuery = !(query?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+        if hasQuery, !(filters.creator?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true) {
+            throw .invalidRequest("Openverse searches either for words or for a creator's works, not both at once. Leave out the words, or the creator.")
+        }
         if let query, query.count > Self.maxQueryLength {
             throw .invalidRequest("Openverse accepts searches of at most \(Self.maxQueryLength) characters (this one has \(query.count)). Use fewer words.")
         }

@@ -55,6 +55,8 @@ actor OpenverseTokenStore {
         } else {
             fetches += 1
             // Its life counts from before the request: the clock runs while it travels.
+            // Unstructured on purpose: one search being cancelled must not fail
+            // the fetch the others wait for; time-outs bound it.
             let started = now()
             task = Task {
                 do throws(OpenverseError) {

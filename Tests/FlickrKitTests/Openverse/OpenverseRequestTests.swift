@@ -40,6 +40,12 @@ import Testing
         #expect(items(url) == [["page", "1"], ["page_size", "20"], ["creator", "strogoscope/ photographer ? creator"]])
     }
 
+    @Test func wordsAndACreatorTogetherAreRefused() throws {
+        let request = OpenverseSearchRequest(query: "cat", filters: OpenverseFilters(creator: "strogoscope"))
+        let error = try #require(throws: OpenverseError.self) { try request.url(base: base) }
+        #expect(error.description.contains("not both"))
+    }
+
     @Test func aBasePathIsKept() throws {
         let proxied = try #require(URL(string: "http://127.0.0.1:8080/openverse/"))
         let url = try OpenverseSearchRequest(query: "x", page: 1, perPage: 1).url(base: proxied)
