@@ -27,6 +27,8 @@ import Testing
              says: ["Page 21 is past the last page Openverse serves", "Invalid page."], transient: false),
         Case(status: 400, body: #"{"page":["Ensure this value is less than or equal to 20."]}"#, page: 21,
              says: ["past the last page", "page: Ensure this value"], transient: false),
+        Case(status: 400, body: #"{"detail":{"page_size":["Ensure this value is less than or equal to 500."]}}"#,
+             says: ["refused the search as invalid", "page_size: Ensure this value is less than or equal to 500."], transient: false),
         Case(status: 400, body: #"{"license":["Select a valid choice."],"aspect_ratio":["\"round\" is not a valid choice."]}"#,
              says: ["refused the search as invalid", "aspect_ratio: \"round\" is not a valid choice.; license: Select a valid choice."],
              transient: false),
@@ -69,6 +71,7 @@ import Testing
     @Test func expiredTokenIsToldApartFromAWrongOne() {
         #expect(OpenverseError.unauthorized(anonymous: false, serverMessage: "Token has expired.").isExpiredToken)
         #expect(OpenverseError.unauthorized(anonymous: false, serverMessage: nil).isExpiredToken)
+        #expect(OpenverseError.unauthorized(anonymous: false, serverMessage: "Invalid token.").isExpiredToken)
         #expect(!OpenverseError.unauthorized(anonymous: true, serverMessage: "Token has expired.").isExpiredToken)
         #expect(!OpenverseError.tokenRefused(status: 401, serverMessage: "invalid_client").isExpiredToken)
     }
