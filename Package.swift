@@ -70,9 +70,12 @@ let package = Package(
         .target(name: "ShutterstockService", dependencies: [
             "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Providers/Shutterstock", swiftSettings: strict),
+        .target(name: "OpenverseService", dependencies: [
+            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Providers/Openverse", swiftSettings: strict),
         // The registry of providers and the connector that sets them up.
         .target(name: "Services", dependencies: [
-            "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService",
+            "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
         ], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
             "Networking", "Platform",
@@ -118,7 +121,7 @@ let package = Package(
         ], swiftSettings: testSettings),
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
         .testTarget(name: "FlickrKitTests", dependencies: [
-            "FlickrKit", "Networking", "Platform", "FlickrService", "ShutterstockService", "Sandbox",
+            "FlickrKit", "Networking", "Platform", "FlickrService", "ShutterstockService", "OpenverseService", "Sandbox",
             "TestSupport",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -126,7 +129,7 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
-                    exclude: ["Recorded"], swiftSettings: testSettings),
+                    exclude: ["Recorded", "Openverse/Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
             "ImagePipeline", "FlickrKit", "Networking", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -142,7 +145,7 @@ let package = Package(
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
-            "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport",
+            "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.

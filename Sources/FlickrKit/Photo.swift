@@ -26,10 +26,13 @@ public struct Photo: Sendable, Hashable {
     public var aspectRatio: Double?
     /// Flickr's keys for building image URLs; `nil` for other providers.
     public var flickr: FlickrPhotoKeys?
+    /// Creator, licence and source page, when the service says.
+    public var credit: PhotoCredit?
 
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
-        renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil
+        renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil,
+        credit: PhotoCredit? = nil
     ) {
         self.id = id
         self.owner = owner
@@ -39,6 +42,7 @@ public struct Photo: Sendable, Hashable {
         self.renditions = renditions.sorted(by: Self.isSmaller)
         self.aspectRatio = aspectRatio ?? Self.aspectRatio(of: renditions)
         self.flickr = flickr
+        self.credit = credit
     }
 }
 
@@ -126,7 +130,7 @@ extension Photo {
 /// starts fresh.
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr
+        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit
         // Written by earlier versions.
         case secret, server, farm, images
     }
@@ -154,7 +158,8 @@ extension Photo: Codable {
             dateTaken: try container.decodeIfPresent(String.self, forKey: .dateTaken),
             renditions: renditions,
             aspectRatio: try container.decodeIfPresent(Double.self, forKey: .aspectRatio),
-            flickr: flickr)
+            flickr: flickr,
+            credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -167,5 +172,6 @@ extension Photo: Codable {
         try container.encode(renditions, forKey: .renditions)
         try container.encodeIfPresent(aspectRatio, forKey: .aspectRatio)
         try container.encodeIfPresent(flickr, forKey: .flickr)
+        try container.encodeIfPresent(credit, forKey: .credit)
     }
 }

@@ -48,9 +48,9 @@ public final class NetworkManager: Sendable {
     /// announced (nil when it did not).
     public typealias Progress = @Sendable (_ received: Int, _ expected: Int?) -> Void
 
-    private let client: HTTPClient
-    private let configuration: Configuration
-    private let logger: Logger
+    let client: HTTPClient
+    let configuration: Configuration
+    let logger: Logger
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "flickr.network")) {
         var config = HTTPClient.Configuration()

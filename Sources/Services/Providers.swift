@@ -1,5 +1,6 @@
 import FlickrKit
 import FlickrService
+import OpenverseService
 import ShutterstockService
 
 extension ProviderRegistry {
@@ -8,5 +9,6 @@ extension ProviderRegistry {
     public static let standard = ProviderRegistry([
         FlickrProvider.descriptor,
         ShutterstockProvider.descriptor,
+        OpenverseProvider.descriptor,
     ])
 }

@@ -29,6 +29,8 @@ enum ScriptedReply: Sendable {
 struct ReceivedRequest: Sendable {
     var uri: String
     var headers: [String: String]
+    var method: String = "GET"
+    var body = Data()
 
     /// The query's parameters, decoded.
     var parameters: [String: String] {
@@ -143,6 +145,7 @@ private final class ScriptedHandler: ChannelInboundHandler {
     private let reply: @Sendable (ReceivedRequest) -> ScriptedReply
     private let log: NIOLockedValueBox<[ReceivedRequest]>
     private var head: HTTPRequestHead?
+    private var body = Data()
 
     init(reply: @escaping @Sendable (ReceivedRequest) -> ScriptedReply, log: NIOLockedValueBox<[ReceivedRequest]>) {
         self.reply = reply
@@ -153,13 +156,15 @@ private final class ScriptedHandler: ChannelInboundHandler {
         switch unwrapInboundIn(data) {
         case .head(let requestHead):
             head = requestHead
-        case .body:
-            break
+            body = Data()
+        case .body(let part):
+            body.append(contentsOf: part.readableBytesView)
         case .end:
             guard let head else { return }
             let request = ReceivedRequest(
                 uri: head.uri,
-                headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a }))
+                headers: Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a }),
+                method: head.method.rawValue, body: body)
             log.withLockedValue { $0.append(request) }
             answer(reply(request), context: context)
         }

@@ -1,0 +1,187 @@
+import FlickrKit
+import Foundation
+import Networking
+
+/// Why an Openverse call failed, worded so a person knows what to do next.
+///
+/// Server text (`serverMessage`) is already cut to a few hundred characters,
+/// with control characters removed and the credentials scrubbed; the view
+/// still sanitises it for the terminal. No case ever holds a credential.
+public enum OpenverseError: ProviderError, Sendable, Equatable {
+    /// The credentials in the environment are incomplete or empty.
+    case credentials(String)
+    /// HTTP 401. `anonymous` says no token was sent, which for a search means
+    /// the page was larger than anonymous callers may ask for.
+    case unauthorized(anonymous: Bool, serverMessage: String?)
+    /// The token endpoint refused the client id and secret.
+    case tokenRefused(status: Int, serverMessage: String?)
+    /// HTTP 403.
+    case forbidden(serverMessage: String?)
+    /// HTTP 400 for a page past the last one this caller may read.
+    case pastLastPage(page: Int?, serverMessage: String?)
+    /// HTTP 429; `retryAfter` from `Retry-After`, else from the detail text.
+    case rateLimited(retryAfter: Duration?, serverMessage: String?)
+    /// HTTP 5xx: Openverse had a problem; worth another try later.
+    case serverError(status: Int, serverMessage: String?)
+    /// Any other non-2xx answer (400 bad parameters, 404 wrong address, …).
+    case rejected(status: Int, serverMessage: String?)
+    /// The answer was not what was asked for; the text says what was wrong.
+    case malformedResponse(String)
+    /// The request never got a usable answer.
+    case network(NetworkError)
+    /// The request was refused before it was sent.
+    case invalidRequest(String)
+
+    public var description: String {
+        switch self {
+        case .credentials(let reason):
+            return reason
+        case .unauthorized(true, let message):
+            return "Openverse refused the request (HTTP 401\(Self.quote(message))). \(Self.anonymousLimitAdvice)"
+        case .unauthorized(false, let message):
+            return "Openverse refused the access token (HTTP 401\(Self.quote(message))). Check \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)."
+        case .tokenRefused(let status, let message):
+            return "Openverse did not issue an access token (HTTP \(status)\(Self.quote(message))). Check \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable), and that the app's email address was verified."
+        case .forbidden(let message):
+            return "Openverse does not allow this request (HTTP 403\(Self.quote(message)))."
+        case .pastLastPage(let page, let message):
+            let which = page.map { "Page \($0) is" } ?? "That page is"
+            return "\(which) past the last page Openverse serves for this search (HTTP 400\(Self.quote(message))). Earlier pages hold all the results there are."
+        case .rateLimited(let retryAfter, let message):
+            let wait = retryAfter.map { "Try again in \(Self.duration($0))." } ?? "Wait a while and try again."
+            return "Openverse is limiting how often this app may ask (HTTP 429\(Self.quote(message))). \(wait) Registered apps (\(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)) get higher limits."
+        case .serverError(let status, let message):
+            return "Openverse had a problem answering (HTTP \(status)\(Self.quote(message))). Try again in a few minutes."
+        case .rejected(404, let message):
+            return "Openverse has no such address (HTTP 404\(Self.quote(message))). Check that --api-url (or \(OpenverseProvider.baseURLVariable)) is the API's base URL, such as https://api.openverse.org."
+        case .rejected(400, let message):
+            return "Openverse refused the search as invalid (HTTP 400\(Self.quote(message)))."
+        case .rejected(let status, let message):
+            return "Openverse refused the request (HTTP \(status)\(Self.quote(message)))."
+        case .malformedResponse(let reason):
+            return "Openverse's answer could not be read: \(reason)"
+        case .network(let error):
+            return error.description
+        case .invalidRequest(let reason):
+            return reason
+        }
+    }
+
+    static let anonymousLimitAdvice =
+        "Openverse allows at most 20 per page without credentials: use --per-page 20 or set \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)."
+
+    static func anonymousPageSizeAdvice(asked: Int) -> String {
+        "\(asked) photos per page is too many: \(anonymousLimitAdvice)"
+    }
+
+    /// Worth another try later: transient network failures, rate limits and
+    /// server errors.
+    public var isTransient: Bool {
+        switch self {
+        case .network(let error): error.isTransient
+        case .rateLimited, .serverError: true
+        case .rejected(let status, _): status == 408
+        case .credentials, .unauthorized, .tokenRefused, .forbidden, .pastLastPage, .malformedResponse, .invalidRequest: false
+        }
+    }
+
+    /// How long the server asked us to wait, when it said.
+    public var retryAfter: Duration? {
+        if case .rateLimited(let retryAfter, _) = self { return retryAfter }
+        return nil
+    }
+
+    /// A 401 that says the token ran out or is no longer known, so a new
+    /// token may help (a wrong client id or secret would not).
+    var isExpiredToken: Bool {
+        guard case .unauthorized(false, let message) = self else { return false }
+        let said = (message ?? "").lowercased()
+        return said.isEmpty || said.contains("expired") || said.contains("invalid token")
+            || said.contains("token is invalid") || said.contains("authentication credentials")
+    }
+
+    private static func quote(_ message: String?) -> String {
+        guard let message, !message.isEmpty else { return "" }
+        return ": “\(message)”"
+    }
+
+    /// "45 seconds", "2 minutes", "1 hour".
+    static func duration(_ duration: Duration) -> String {
+        let seconds = max(1, duration.components.seconds)
+        func unit(_ count: Int64, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
+        if seconds < 120 { return unit(seconds, "second") }
+        if seconds < 3_600 { return unit((seconds + 59) / 60, "minute") }
+        return unit((seconds + 3_599) / 3_600, "hour")
+    }
+}
+
+// MARK: - From an HTTP answer
+
+extension OpenverseError {
+    /// The error for a non-2xx answer: the status decides the case; the body
+    /// supplies the server's words, and `Retry-After` (else the throttle's
+    /// own "available in N seconds") the wait for a 429.
+    static func http(
+        status: Int, contentType: String? = nil, retryAfter: String? = nil, body: Data? = nil,
+        authenticated: Bool = false, page: Int? = nil, redacting secrets: [String] = [], now: Date = Date()
+    ) -> OpenverseError {
+        let message = body.flatMap { OpenverseErrorBody.message(in: $0, contentType: contentType, redacting: secrets) }
+        switch status {
+        case 401: return .unauthorized(anonymous: !authenticated, serverMessage: message)
+        case 403: return .forbidden(serverMessage: message)
+        case 400 where isPastLastPage(message):
+            return .pastLastPage(page: page, serverMessage: message)
+        case 429:
+            let wait = retryAfter.flatMap { RetryPolicy.retryAfter($0, now: now) } ?? OpenverseErrorBody.throttleWait(in: message)
+            return .rateLimited(retryAfter: wait, serverMessage: message)
+        case 500...599: return .serverError(status: status, serverMessage: message)
+        default: return .rejected(status: status, serverMessage: message)
+        }
+    }
+
+    /// DRF's pagination wording ("Invalid page.") and Openverse's own
+    /// ("Search result depth of 240 exceeded …", "page: … less than or equal to").
+    private static func isPastLastPage(_ message: String?) -> Bool {
+        guard let said = message?.lowercased() else { return false }
+        return said.contains("invalid page") || said.contains("depth") || said.hasPrefix("page:")
+            || said.contains("page out of range") || said.contains("exceed")
+    }
+
+    /// A copy with every credential form replaced, so a server that echoes
+    /// the request cannot leak them.
+    func redacting(_ secrets: [String]) -> OpenverseError {
+        guard !secrets.isEmpty else { return self }
+        let redactor = SecretRedactor(secrets: secrets)
+        let clean = { (text: String) in redactor.redact(text) }
+        switch self {
+        case .credentials(let reason): return .credentials(clean(reason))
+        case .unauthorized(let anonymous, let message): return .unauthorized(anonymous: anonymous, serverMessage: message.map(clean))
+        case .tokenRefused(let status, let message): return .tokenRefused(status: status, serverMessage: message.map(clean))
+        case .forbidden(let message): return .forbidden(serverMessage: message.map(clean))
+        case .pastLastPage(let page, let message): return .pastLastPage(page: page, serverMessage: message.map(clean))
+        case .rateLimited(let wait, let message): return .rateLimited(retryAfter: wait, serverMessage: message.map(clean))
+        case .serverError(let status, let message): return .serverError(status: status, serverMessage: message.map(clean))
+        case .rejected(let status, let message): return .rejected(status: status, serverMessage: message.map(clean))
+        case .malformedResponse(let reason): return .malformedResponse(clean(reason))
+        case .invalidRequest(let reason): return .invalidRequest(clean(reason))
+        case .network(.other(let message, let host)): return .network(.other(clean(message), host: host))
+        case .network(.invalidURL(let reason)): return .network(.invalidURL(clean(reason)))
+        case .network: return self
+        }
+    }
+
+    /// A transport failure in Openverse's terms: a bare status (answers
+    /// whose body was not kept) still gets its Openverse sentence.
+    static func from(_ error: NetworkError, authenticated: Bool, redacting secrets: [String]) -> OpenverseError {
+        switch error {
+        case .httpStatus(let status, _):
+            return .http(status: status, authenticated: authenticated, redacting: secrets)
+        case .retryLater(429, let after, _):
+            return .rateLimited(retryAfter: after, serverMessage: nil)
+        case .retryLater(let status, _, _) where status >= 500:
+            return .serverError(status: status, serverMessage: nil)
+        default:
+            return .network(error)
+        }
+    }
+}
