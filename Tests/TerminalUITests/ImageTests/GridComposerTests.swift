@@ -148,8 +148,8 @@ struct GridComposerTests {
         let layout = GridLayout(terminalColumns: 120, graphics: graphics)
         let cells = try Self.cells(layout: layout, graphics: graphics, titles: Self.screenTitles)
         let text = GridComposer.compose(row: cells, layout: layout, graphics: graphics)
-        // The image rows are reserved first, then the cursor goes back up.
-        #expect(text.hasPrefix(String(repeating: "\n", count: layout.imageRows - 1) + "\u{1B}[\(layout.imageRows - 1)A"))
+        // The image rows and the label line are reserved first, then the cursor goes back up.
+        #expect(text.hasPrefix(String(repeating: "\n", count: layout.imageRows) + "\u{1B}[\(layout.imageRows)A"))
         #expect(text.contains("\u{1B}7"))
         #expect(text.contains("\u{1B}8"))
         #expect(text.contains("\u{1B}[\(layout.cellOffset(2))C"))
