@@ -8,6 +8,8 @@
 public struct TerminalProbeParser: Sendable {
     /// The id sent in the kitty graphics query; only its answer counts.
     public let kittyQueryID: UInt32
+    /// The id sent in the kitty query that carries `U=1` (placeholders).
+    public let placeholderQueryID: UInt32?
     /// Keep reading after the DA1 answer until kitty's answers too. Inside
     /// tmux, tmux answers DA1 at once while kitty's answer comes from the
     /// outer terminal through the passthrough, later.
@@ -19,8 +21,9 @@ public struct TerminalProbeParser: Sendable {
     /// Longest sequence kept while waiting for its end.
     static let sequenceLimit = 4096
 
-    public init(kittyQueryID: UInt32, waitsForKittyAfterAttributes: Bool = false) {
+    public init(kittyQueryID: UInt32, placeholderQueryID: UInt32? = nil, waitsForKittyAfterAttributes: Bool = false) {
         self.kittyQueryID = kittyQueryID
+        self.placeholderQueryID = placeholderQueryID
         self.waitsForKittyAfterAttributes = waitsForKittyAfterAttributes
     }
 
@@ -145,9 +148,13 @@ public struct TerminalProbeParser: Sendable {
             guard key.starts(with: Array("i=".utf8)) else { return nil }
             return UInt32(String(decoding: key.dropFirst(2), as: UTF8.self))
         }.first
+        let message = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+        if let placeholderQueryID, id == placeholderQueryID {
+            result.kittyPlaceholders = message == "OK"
+            return
+        }
         guard id == kittyQueryID else { return }
         kittyAnswered = true
-        let message = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
         result.kittyGraphics = message == "OK"
     }
 

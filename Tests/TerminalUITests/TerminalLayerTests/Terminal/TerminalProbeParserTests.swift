@@ -102,6 +102,23 @@ struct TerminalProbeParserTests {
         #expect(result.terminalName?.hasPrefix("evil") == true)
     }
 
+    @Test func theQueryCarryingUnicodePlaceholdersIsAskedFirstAndAnsweredApart() throws {
+        let queries = TerminalProbe.queries(insideTmux: false, asksKitty: true)
+        let placeholder = try #require(queries.range(of: "i=\(TerminalProbe.placeholderQueryID),"))
+        let plain = try #require(queries.range(of: "i=\(Self.id),"))
+        #expect(placeholder.lowerBound < plain.lowerBound, "a missing placeholder answer is final once the plain one is in")
+        #expect(queries.contains("U=1;"))
+
+        let placeholders = TerminalProbe.placeholderQueryID
+        var recent = TerminalProbeParser(kittyQueryID: Self.id, placeholderQueryID: placeholders)
+        recent.feed(Array(("\u{1B}_Gi=\(placeholders);OK\u{1B}\\" + Self.kittyAnswers).utf8))
+        #expect(recent.result.kittyGraphics && recent.result.kittyPlaceholders)
+        // kitty 0.26.5 rejects `U=1` and answers only the plain query.
+        var old = TerminalProbeParser(kittyQueryID: Self.id, placeholderQueryID: placeholders)
+        old.feed(Array(Self.kittyAnswers.utf8))
+        #expect(old.result.kittyGraphics && !old.result.kittyPlaceholders)
+    }
+
     @Test func queriesEndWithDA1AndWrapKittyInsideTmux() {
         let plain = TerminalProbe.queries(insideTmux: false, asksKitty: true)
         #expect(plain.hasSuffix("\u{1B}[c"))
