@@ -50,6 +50,8 @@ public enum TerminalProbe {
         let query = queries(insideTmux: insideTmux, asksKitty: asksKitty)
         guard writeAll(Array(query.utf8), to: output) else { return nil }
         read(input, into: &parser, timeout: timeout(environment))
+        // Keys typed meanwhile belong to the prompt.
+        PromptInput.handOver(parser.typedAhead, descriptor: input)
 
         var result = parser.result
         result.insideTmux = insideTmux

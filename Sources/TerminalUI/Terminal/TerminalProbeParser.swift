@@ -3,8 +3,9 @@
 ///
 /// Answers may arrive split across reads (an unfinished sequence waits for
 /// the rest) and mixed with other input such as keys typed during start-up
-/// (skipped). Sequences it does not know are skipped whole, and one that
-/// grows without end is dropped, so garbage never stalls it.
+/// (kept in `typedAhead`, for the prompt). Strings it does not know are
+/// skipped whole, and one that grows without end is dropped, so garbage
+/// never stalls it.
 public struct TerminalProbeParser: Sendable {
     /// The id sent in the kitty graphics query; only its answer counts.
     public let kittyQueryID: UInt32
@@ -15,6 +16,9 @@ public struct TerminalProbeParser: Sendable {
     /// outer terminal through the passthrough, later.
     public let waitsForKittyAfterAttributes: Bool
     public private(set) var result = TerminalProbeResult()
+    /// Keys typed while the probe read: plain bytes and key sequences
+    /// (arrows and the like), in order, for the prompt to receive.
+    public private(set) var typedAhead: [UInt8] = []
     private var kittyAnswered = false
     private var pending: [UInt8] = []
 
@@ -37,6 +41,7 @@ public struct TerminalProbeParser: Sendable {
         var index = 0
         while index < pending.count {
             guard pending[index] == 0x1B else {
+                typedAhead.append(pending[index])
                 index += 1
                 continue
             }
@@ -46,9 +51,12 @@ public struct TerminalProbeParser: Sendable {
                 if pending.count > Self.sequenceLimit { pending.removeAll() }
                 return
             case .sequence(let end):
-                interpret(Array(pending[index..<end]))
+                let sequence = Array(pending[index..<end])
+                if !interpret(sequence), sequence[1] == UInt8(ascii: "[") { typedAhead += sequence }
                 index = end
             case .skip(let end):
+                // ESC and a character: Alt with a key.
+                if end == index + 2, pending[index + 1] != UInt8(ascii: "[") { typedAhead += pending[index..<end] }
                 index = end
             }
         }
@@ -98,12 +106,20 @@ public struct TerminalProbeParser: Sendable {
 
     // MARK: - Answers
 
-    private mutating func interpret(_ sequence: [UInt8]) {
+    /// Takes in an answer; false for a control sequence that answers
+    /// nothing (a key such as an arrow).
+    @discardableResult
+    private mutating func interpret(_ sequence: [UInt8]) -> Bool {
         let introducer = sequence[1]
         if introducer == UInt8(ascii: "[") {
-            interpretCSI(Array(sequence.dropFirst(2)))
-            return
+            return interpretCSI(Array(sequence.dropFirst(2)))
         }
+        defer { interpretString(sequence) }
+        return true
+    }
+
+    private mutating func interpretString(_ sequence: [UInt8]) {
+        let introducer = sequence[1]
         // Strip the terminator (BEL or ESC \).
         let end = sequence.last == 0x07 ? sequence.count - 1 : sequence.count - 2
         guard end >= 2 else { return }
@@ -116,8 +132,8 @@ public struct TerminalProbeParser: Sendable {
         }
     }
 
-    private mutating func interpretCSI(_ body: [UInt8]) {
-        guard let final = body.last else { return }
+    private mutating func interpretCSI(_ body: [UInt8]) -> Bool {
+        guard let final = body.last else { return false }
         let inner = Array(body.dropLast())
         switch final {
         case UInt8(ascii: "c") where inner.first == UInt8(ascii: "?"):
@@ -131,13 +147,14 @@ public struct TerminalProbeParser: Sendable {
             }
         case UInt8(ascii: "t"):
             let values = Self.numbers(inner[...])
-            guard values.count == 3, values[1] > 0, values[2] > 0 else { return }
+            guard values.count == 3, values[1] > 0, values[2] > 0 else { return true }
             let size = TerminalProbeResult.PixelSize(width: values[2], height: values[1])
             if values[0] == 6 { result.cellPixelSize = size }
             if values[0] == 4 { result.windowPixelSize = size }
         default:
-            break
+            return false
         }
+        return true
     }
 
     /// `i=31;OK` (keys, then the message after the semicolon).

@@ -40,7 +40,10 @@ struct TerminalProbeParserTests {
     @Test func garbageAndTypedKeysBetweenAnswersAreSkipped() {
         let noisy = "ls\r" + "\u{1B}[?2026;1$y" + "\u{1B}O" + "x\u{7F}" + "\u{1B}[1;5A" + "\u{1B}]11;rgb:0/0/0\u{07}"
             + "\u{1B}[?2026" + "\u{1B}_Gi=\(Self.id);OK\u{1B}\\" + "\u{1B}[?64;4;22c"
-        let result = Self.parse(noisy).result
+        let parser = Self.parse(noisy)
+        let result = parser.result
+        // The keys among the answers are kept for the prompt.
+        #expect(String(decoding: parser.typedAhead, as: UTF8.self) == "ls\r\u{1B}Ox\u{7F}\u{1B}[1;5A")
         #expect(result.answered)
         #expect(result.synchronizedOutput)
         #expect(result.kittyGraphics)
