@@ -114,7 +114,7 @@ public struct TerminalProbeParser: Sendable {
         if introducer == UInt8(ascii: "[") {
             return interpretCSI(Array(sequence.dropFirst(2)))
         }
-        defer { interpretString(sequence) }
+        interpretString(sequence)
         return true
     }
 
