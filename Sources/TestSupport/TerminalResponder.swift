@@ -12,6 +12,9 @@ public final class TerminalResponder: Sendable {
     public struct Answers: Sendable {
         /// Answer kitty's graphics query with OK.
         public var kittyGraphics = false
+        /// Answer the graphics query that carries `U=1` (Unicode
+        /// placeholders, kitty 0.28 and later) too; kitty 0.26 does not.
+        public var kittyPlaceholders = false
         /// DECRQM 2026: nil says nothing; true "reset" (known), false "unknown".
         public var synchronizedOutput: Bool?
         /// `ESC[16t` answer (width, height in pixels).
@@ -27,6 +30,7 @@ public final class TerminalResponder: Sendable {
         public static var kitty: Answers {
             var answers = Answers()
             answers.kittyGraphics = true
+            answers.kittyPlaceholders = true
             answers.synchronizedOutput = true
             answers.cellPixelSize = (10, 20)
             answers.name = "kitty(0.35.2)"
@@ -57,27 +61,29 @@ public final class TerminalResponder: Sendable {
             let query: [UInt8] = [0x1B, UInt8(ascii: "["), UInt8(ascii: "c")]
             guard state.seen.firstRange(of: query) != nil else { return nil }
             state.answered = true
-            return Array(answerText(kittyID: Self.kittyQueryID(in: state.seen)).utf8)
+            return Array(answerText(kittyQueries: Self.kittyQueries(in: state.seen)).utf8)
         }
     }
 
-    private func answerText(kittyID: String?) -> String {
+    private func answerText(kittyQueries: [(id: String, placeholders: Bool)]) -> String {
         var text = ""
         if let sync = answers.synchronizedOutput { text += "\u{1B}[?2026;\(sync ? 2 : 0)$y" }
         if let name = answers.name { text += "\u{1B}P>|\(name)\u{1B}\\" }
         if let cell = answers.cellPixelSize { text += "\u{1B}[6;\(cell.height);\(cell.width)t" }
-        if answers.kittyGraphics, let kittyID { text += "\u{1B}_Gi=\(kittyID);OK\u{1B}\\" }
+        for query in kittyQueries where answers.kittyGraphics && (!query.placeholders || answers.kittyPlaceholders) {
+            text += "\u{1B}_Gi=\(query.id);OK\u{1B}\\"
+        }
         return text + "\u{1B}[?" + answers.deviceAttributes.map(String.init).joined(separator: ";") + "c"
     }
 
-    /// The `i=` of a kitty query action (`a=q`) in `bytes`.
-    static func kittyQueryID(in bytes: [UInt8]) -> String? {
+    /// The `i=` of each kitty query action (`a=q`) in `bytes`, in order, and
+    /// whether it asks about placeholders (`U=1`).
+    static func kittyQueries(in bytes: [UInt8]) -> [(id: String, placeholders: Bool)] {
         let text = String(decoding: bytes, as: UTF8.self)
-        for command in text.components(separatedBy: "\u{1B}_G").dropFirst() {
+        return text.components(separatedBy: "\u{1B}_G").dropFirst().compactMap { command in
             let keys = command.prefix { $0 != ";" }.split(separator: ",")
-            guard keys.contains("a=q") else { continue }
-            if let id = keys.first(where: { $0.hasPrefix("i=") }) { return String(id.dropFirst(2)) }
+            guard keys.contains("a=q"), let id = keys.first(where: { $0.hasPrefix("i=") }) else { return nil }
+            return (String(id.dropFirst(2)), keys.contains("U=1"))
         }
-        return nil
     }
 }

@@ -81,7 +81,10 @@ extension TerminalScreen {
     mutating func scrollUp(_ count: Int) {
         for _ in 0..<min(count, scrollBottom - scrollTop + 1) {
             let removed = grid.remove(at: scrollTop)
-            if scrollTop == 0 { appendToScrollback(removed) }
+            if scrollTop == 0 {
+                appendToScrollback(removed)
+                linesScrolledOff += 1
+            }
             grid.insert(blankLine(), at: scrollBottom)
         }
     }

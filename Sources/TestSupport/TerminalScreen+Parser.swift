@@ -25,13 +25,21 @@ extension TerminalScreen {
             } else if isOSC && byte == 0x07 {
                 state = .ground
             } else if byte == 0x18 || byte == 0x1A {
+                deviceControl = nil
                 state = .ground
+            } else if deviceControl != nil {
+                deviceControl?.append(byte)
             }
         case .stringEscape:
             if byte == UInt8(ascii: "\\") {
                 state = .ground
+                if let body = deviceControl {
+                    deviceControl = nil
+                    finishDeviceControl(body)
+                }
             } else {
                 // ESC inside a string aborts it and starts a new sequence.
+                deviceControl = nil
                 state = .escape
                 consumeEscape(byte)
             }
@@ -87,7 +95,10 @@ extension TerminalScreen {
             state = .csi
         case UInt8(ascii: "]"):
             state = .string(isOSC: true)
-        case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+        case UInt8(ascii: "P"):
+            deviceControl = []
+            state = .string(isOSC: false)
+        case UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
             state = .string(isOSC: false)
         case UInt8(ascii: "7"):
             saveCursor()

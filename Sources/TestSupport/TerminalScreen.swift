@@ -8,7 +8,9 @@
 /// delete of characters and lines, save/restore cursor, scroll regions, and
 /// scrolling into a scrollback when writing past the bottom. Colours and
 /// modes are ignored. OSC, DCS, APC, PM and SOS strings are skipped whole, so
-/// sixel or kitty image payloads never show up as text.
+/// sixel or kitty image payloads never show up as text; a sixel image still
+/// takes the rows its pixel height covers and moves the cursor as xterm's
+/// does (see `TerminalScreen+Sixel.swift`), recorded in `images`.
 public struct TerminalScreen: Sendable {
     /// A cursor position, zero-based.
     public struct Position: Sendable, Equatable, CustomStringConvertible {
@@ -51,6 +53,13 @@ public struct TerminalScreen: Sendable {
     public internal(set) var scrollback: [String] = []
     /// Lines kept in `scrollback` at most; older ones are dropped.
     public var scrollbackLimit: Int
+    /// Height of a cell in pixels: how many rows a sixel image covers.
+    public var cellPixelHeight: Int
+    /// Sixel images drawn so far, where they landed.
+    public internal(set) var images: [ImagePlacement] = []
+    /// Lines scrolled off the top since the start (not capped like
+    /// `scrollback`): the origin of `ImagePlacement.line`.
+    public internal(set) var linesScrolledOff = 0
 
     var grid: [[Cell]]
     var row = 0
@@ -66,12 +75,15 @@ public struct TerminalScreen: Sendable {
     var sequence: [UInt8] = []
     var utf8Pending: [UInt8] = []
     var utf8Expected = 0
+    /// The body of the DCS string being read (nil inside other strings).
+    var deviceControl: [UInt8]?
 
-    public init(columns: Int = 120, rows: Int = 40, scrollbackLimit: Int = 10_000) {
+    public init(columns: Int = 120, rows: Int = 40, scrollbackLimit: Int = 10_000, cellPixelHeight: Int = 20) {
         precondition(columns > 0 && rows > 0, "a terminal needs at least one cell")
         self.columns = columns
         self.rows = rows
         self.scrollbackLimit = scrollbackLimit
+        self.cellPixelHeight = max(1, cellPixelHeight)
         self.grid = Array(repeating: Array(repeating: .blank, count: columns), count: rows)
         self.scrollBottom = rows - 1
     }

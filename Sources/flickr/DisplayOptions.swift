@@ -11,6 +11,7 @@ struct DisplayOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Terminal images: auto, none, symbols, sixels, kitty or iterm. auto asks the terminal at start what it supports (it waits up to 250 ms; set FLICKR_PROBE_TIMEOUT_MS for slow links); none when not a terminal or TERM=dumb.",
+        discussion: "Inside tmux, kitty images pass through tmux and show as Unicode placeholders: that needs `set -g allow-passthrough on` in ~/.tmux.conf and kitty 0.28 or later. auto checks both and otherwise draws symbols; sixels need a tmux built with sixel support.",
         valueName: "mode"))
     var images: ImageMode = .auto
 

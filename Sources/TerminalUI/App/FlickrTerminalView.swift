@@ -50,6 +50,7 @@ public final class FlickrTerminalView {
     public func start(banner: String, onQuit: @escaping @MainActor () -> Void) {
         self.onQuit = onQuit
         terminal.print(banner.split(separator: "\n").map { TextSanitizer.sanitize(String($0)) }.joined(separator: "\n"))
+        if let notice = printer.options.graphics.notice { terminal.print("warning: " + notice) }
         if terminal.isInteractive {
             terminal.print("Type words to search, Enter for the next page, /help for commands.")
         }

@@ -219,16 +219,14 @@ final class PagePrinter {
 
     private func showDetail(_ detail: PhotoDetail) async {
         let cell = detail.model
-        var metadata = ["#\(cell.number) \(PageGeometry.title(of: cell))"]
-        metadata.append("owner: " + (cell.owner == cell.ownerID ? cell.ownerID : "\(cell.owner) (\(cell.ownerID))"))
-        if let taken = cell.dateTaken, !taken.isEmpty { metadata.append("taken: \(taken)") }
-        if let dimensions = detail.dimensions {
-            metadata.append("size: \(dimensions.width)×\(dimensions.height)")
-        }
-        if let url = detail.pageURL { metadata.append("page: \(url.absoluteString)") }
-
         let graphics = options.graphics
+        if graphics.showsImages { terminal.print("opening #\(cell.number)…") }
+        // The picture is sized for every line printed under it, so the
+        // service's details are waited for too (they were asked for beside
+        // the image) and each field is printed once.
+        let facts = await detail.facts()
         let size = terminal.size
+        let metadata = Self.detailLines(detail, facts: facts, columns: size.columns)
         // The shown size's own dimensions, else the photo's aspect ratio.
         let shape = detail.dimensions
             ?? cell.aspectRatio.flatMap { ratio -> (width: Int, height: Int)? in
@@ -241,7 +239,6 @@ final class PagePrinter {
             metadataRows: metadata.count, cellAspectRatio: graphics.cellAspectRatio)
         let content: CellContent
         if graphics.showsImages {
-            terminal.print("opening #\(cell.number)…")
             await cell.settled()
             let job = CellRenderJob(cell: cell, columns: layout.imageColumns, rows: layout.imageRows)
             let renderer = self.renderer
@@ -252,8 +249,23 @@ final class PagePrinter {
         terminal.print(renderer.frame(
             GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics),
             showing: [content]))
-        if let details = StatusText.details(await detail.facts(), shownLabels: ["taken", "page"], columns: size.columns) {
-            terminal.print(details)
+    }
+
+    /// The lines under an opened photo, each field once: title, owner, date
+    /// taken and size from the result, then the service's other details,
+    /// the page last.
+    static func detailLines(_ detail: PhotoDetail, facts: PhotoFactsResult, columns: Int) -> [String] {
+        let cell = detail.model
+        var lines = ["#\(cell.number) \(PageGeometry.title(of: cell))"]
+        lines.append("owner: " + (cell.owner == cell.ownerID ? cell.ownerID : "\(cell.owner) (\(cell.ownerID))"))
+        if let taken = cell.dateTaken, !taken.isEmpty { lines.append("taken: \(taken)") }
+        if let dimensions = detail.dimensions {
+            lines.append("size: \(dimensions.width)×\(dimensions.height)")
         }
+        if let details = StatusText.details(facts, shownLabels: ["owner", "taken", "page"], columns: columns) {
+            lines += details.components(separatedBy: "\n")
+        }
+        if let url = detail.pageURL { lines.append("page: \(url.absoluteString)") }
+        return lines
     }
 }

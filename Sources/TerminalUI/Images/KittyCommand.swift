@@ -88,6 +88,13 @@ enum KittyCommand {
         apc("i=\(id),s=1,v=1,a=q,t=d,f=24;AAAA")
     }
 
+    /// The same query carrying `U=1`: only a terminal that draws Unicode
+    /// placeholders (kitty 0.28 and later) answers it with OK; kitty 0.26
+    /// rejects the key and says nothing, although it answers `query`.
+    static func placeholderQuery(id: UInt32) -> String {
+        apc("i=\(id),s=1,v=1,a=q,t=d,f=24,U=1;AAAA")
+    }
+
     /// `sequence` wrapped for tmux's passthrough (`allow-passthrough on`):
     /// a DCS string addressed to tmux with every ESC inside doubled, which
     /// tmux forwards unchanged to the terminal it runs in.

@@ -48,9 +48,12 @@ extension TerminalImageRenderer {
 
     /// `text` ready to write: preceded by the uploads its images need and,
     /// when the terminal supports it, wrapped as one synchronized update so
-    /// the row appears whole. The one call the drawing code makes per write.
+    /// the row appears whole. The uploads stay outside the update: kitty
+    /// 0.26 drops graphics commands that arrive inside one in pieces, and
+    /// only the placements need to appear together. The one call the
+    /// drawing code makes per write.
     public func frame(_ text: String, showing contents: [CellContent]) -> String {
-        graphics.synchronizedOutput.wrap(uploads(for: contents) + text)
+        uploads(for: contents) + graphics.synchronizedOutput.wrap(text)
     }
 
     /// Deletes every image sent to the terminal (on exit or when the screen

@@ -38,6 +38,9 @@ public struct TerminalGraphics: Sendable, Equatable {
     /// Running inside tmux: kitty images then go through tmux's passthrough
     /// and show through Unicode placeholders.
     public var insideTmux: Bool
+    /// What the person should know about this choice, said once at start-up
+    /// (kitty forced inside a tmux that does not pass its images on).
+    public var notice: String?
 
     public init(
         mode: ImageMode,
@@ -45,7 +48,8 @@ public struct TerminalGraphics: Sendable, Equatable {
         cellPixelSize: CellPixelSize = .typical,
         terminalEnvironment: [String: String] = [:],
         synchronizedOutput: SynchronizedOutput = .disabled,
-        insideTmux: Bool = false
+        insideTmux: Bool = false,
+        notice: String? = nil
     ) {
         self.mode = mode == .auto ? .symbols : mode
         self.colors = colors
@@ -53,6 +57,7 @@ public struct TerminalGraphics: Sendable, Equatable {
         self.terminalEnvironment = terminalEnvironment
         self.synchronizedOutput = synchronizedOutput
         self.insideTmux = insideTmux
+        self.notice = notice
     }
 
     /// No images, no escape codes: not a terminal, `TERM=dumb`, or `--images none`.
@@ -101,6 +106,8 @@ public struct TerminalGraphics: Sendable, Equatable {
     ///   protocol, otherwise symbols. When `probe` holds the terminal's own
     ///   answers, they decide kitty and sixels (inside tmux: what tmux and
     ///   the terminal behind it said); otherwise chafa's database does.
+    ///   Inside tmux kitty needs Unicode placeholders, so `auto` picks it
+    ///   only when the terminal answered the placeholder query.
     /// - An explicit mode is honoured even if nothing says the terminal has
     ///   it, except sixels inside tmux without sixel support (tmux would
     ///   swallow them): symbols instead.
@@ -123,7 +130,9 @@ public struct TerminalGraphics: Sendable, Equatable {
 
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         let answers = probe.flatMap { $0.answered ? $0 : nil }
-        let kitty = answers?.kittyGraphics ?? capabilities.kitty
+        let kitty = insideTmux
+            ? answers?.kittyPlaceholders ?? false
+            : answers?.kittyGraphics ?? capabilities.kitty
         let sixels = answers?.sixels ?? capabilities.sixels
         let mode: ImageMode
         switch requested {
@@ -151,8 +160,23 @@ public struct TerminalGraphics: Sendable, Equatable {
             mode: mode, colors: colors,
             cellPixelSize: probedCell ?? cellPixelSize ?? .typical,
             terminalEnvironment: kept,
-            synchronizedOutput: SynchronizedOutput(isEnabled: probe?.synchronizedOutput ?? false),
-            insideTmux: insideTmux)
+            synchronizedOutput: SynchronizedOutput(
+                isEnabled: (probe?.synchronizedOutput ?? false)
+                    && !SynchronizedOutput.isKnownBroken(terminalName: probe?.terminalName)),
+            insideTmux: insideTmux,
+            notice: mode == .kitty && insideTmux ? tmuxKittyNotice(answers) : nil)
+    }
+
+    /// Why kitty images forced inside tmux may show as empty boxes, and the
+    /// fix; nil when the terminal behind tmux said it can draw them.
+    static func tmuxKittyNotice(_ answers: TerminalProbeResult?) -> String? {
+        if answers?.kittyPlaceholders == true { return nil }
+        if answers?.kittyGraphics == true {
+            return "this terminal draws kitty images but not inside tmux (that needs Unicode placeholders, "
+                + "kitty 0.28 or later); try --images symbols."
+        }
+        return "kitty images inside tmux need tmux to pass them on: add `set -g allow-passthrough on` "
+            + "to ~/.tmux.conf and run `tmux source-file ~/.tmux.conf` (tmux 3.3 or later)."
     }
 
     /// The cell size in pixels the terminal reports for `fileDescriptor`

@@ -7,9 +7,10 @@
 /// - symbols: each image row is text; rows of all cells are concatenated,
 ///   each cell segment ending with an SGR reset (none in monochrome);
 /// - sixels / kitty / iTerm2: blank lines are printed first to reserve the
-///   image rows (so the terminal scrolls before anything is drawn), then the
-///   cursor goes back up and each image is drawn at its cell's column
-///   between save-cursor and restore-cursor (`ESC 7` / `ESC 8`);
+///   image rows and the line under them (so the terminal scrolls before
+///   anything is drawn), then the cursor goes back up and each image is
+///   drawn at its cell's column between save-cursor and restore-cursor
+///   (`ESC 7` / `ESC 8`);
 /// - none: labels only.
 public enum GridComposer {
     /// One grid row: up to `layout.columns` cells (extra cells are ignored).
@@ -193,8 +194,11 @@ public enum GridComposer {
     /// Blocks drawn with cursor movement, for when some are pixel images.
     private static func placed(_ blocks: [Block], offsets: [Int], rows: Int) -> String {
         let escape = "\u{1B}"
-        var output = String(repeating: "\n", count: max(0, rows - 1))
-        if rows > 1 { output += "\(escape)[\(rows - 1)A" }
+        // The line under the images is reserved too: a sixel image whose
+        // bottom reaches the last screen line makes xterm and mlterm scroll,
+        // and every restore-cursor after it would land a line low.
+        var output = String(repeating: "\n", count: max(0, rows))
+        if rows > 0 { output += "\(escape)[\(rows)A" }
         output += "\r"
         for (block, offset) in zip(blocks, offsets) {
             let right = offset > 0 ? "\(escape)[\(offset)C" : ""

@@ -22,21 +22,34 @@ extension ReadlineTerminal {
         let source = DispatchSource.makeReadSource(fileDescriptor: inputDescriptor, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
-                guard let self, self.phase == .reading else { return }
-                rl_callback_read_char()
-                self.enforceLineLimit()
-                // Typed-ahead keys in one go (a call may read just one), within
-                // a bound so that signals and output still get their turn.
-                var budget = 4096
-                while budget > 0, self.phase == .reading, self.readSource != nil, self.hasPendingInput {
+                guard let self, self.phase == .reading, let input = self.promptInput else { return }
+                if !input.fill(from: self.inputDescriptor) {
+                    // The end of input (or an error): readline reads it itself.
                     rl_callback_read_char()
-                    self.enforceLineLimit()
-                    budget -= 1
+                    return
                 }
+                self.readQueuedInput()
             }
         }
         readSource = source
         source.resume()
+    }
+
+    /// Hands the keys read so far to readline (a call may take just one),
+    /// within a bound so that signals and output still get their turn;
+    /// the rest follows on the next turn of the main queue.
+    func readQueuedInput() {
+        var budget = 4096
+        while budget > 0, phase == .reading, readSource != nil, promptInput?.hasQueued == true {
+            rl_callback_read_char()
+            enforceLineLimit()
+            budget -= 1
+        }
+        if phase == .reading, readSource != nil, promptInput?.hasQueued == true {
+            DispatchQueue.main.async { [weak self] in
+                MainActor.assumeIsolated { self?.readQueuedInput() }
+            }
+        }
     }
 
     /// Enter first takes the status line off the screen, so that accepted
@@ -47,12 +60,6 @@ extension ReadlineTerminal {
             rl_bind_key_in_map(0x0D, readlineAcceptLine, keymap)
             rl_bind_key_in_map(0x0A, readlineAcceptLine, keymap)
         }
-    }
-
-    /// Whether keys are waiting to be read on the terminal.
-    var hasPendingInput: Bool {
-        var descriptor = pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 
     /// Keeps the line within `InputLine.maximumBytes`: what goes past it is

@@ -53,6 +53,8 @@ public final class ReadlineTerminal: Terminal {
     var statusShown = false
 
     var readSource: DispatchSourceRead?
+    /// What readline reads: typed-ahead keys first, late probe answers left out.
+    var promptInput: PromptInput?
     var signalWatcher: SignalWatcher?
     var lastHistoryLine: String?
     /// Lines added this session, merged into the file on stop.
@@ -136,6 +138,15 @@ public final class ReadlineTerminal: Terminal {
             }.value
         }
         rl_completion_entry_function = { _, _ in nil }
+        promptInput = PromptInput(typedAhead: PromptInput.takeHandedOver(descriptor: inputDescriptor))
+        rl_getc_function = { stream in
+            MainActor.assumeIsolated {
+                guard let terminal = ReadlineBridge.active, let input = terminal.promptInput else {
+                    return rl_getc(stream)
+                }
+                return input.next(from: terminal.inputDescriptor)
+            }
+        }
         rl_completion_display_matches_hook = { matches, count, _ in
             MainActor.assumeIsolated { ReadlineBridge.active?.displayMatches(matches, count: Int(count)) }
         }
@@ -156,6 +167,7 @@ public final class ReadlineTerminal: Terminal {
         output.flush()
         watchInput()
         watchSignals()
+        readQueuedInput()
     }
 
     public func stop() {
@@ -180,6 +192,8 @@ public final class ReadlineTerminal: Terminal {
         signalWatcher?.cancel()
         signalWatcher = nil
         ReadlineBridge.removeHooks()
+        rl_getc_function = rl_getc
+        promptInput = nil
         saveHistory()
         rl_instream = flickr_stdin_stream()
         rl_outstream = flickr_stdout_stream()

@@ -18,6 +18,16 @@ public struct SynchronizedOutput: Sendable, Equatable {
 
     public static let disabled = SynchronizedOutput(isEnabled: false)
 
+    /// Whether the terminal that answered XTVERSION with `name` is known to
+    /// mishandle the mode: kitty before 0.28 (seen in 0.26.5) drops graphics
+    /// commands that arrive inside an update in several writes.
+    public static func isKnownBroken(terminalName name: String?) -> Bool {
+        guard let name, name.hasPrefix("kitty("), let close = name.firstIndex(of: ")") else { return false }
+        let version = name[name.index(name.startIndex, offsetBy: 6)..<close].split(separator: ".").map { Int($0) ?? 0 }
+        guard version.count >= 2 else { return false }
+        return version[0] == 0 && version[1] < 28
+    }
+
     /// `text` as one update: between begin and end when enabled, unchanged
     /// otherwise (and always unchanged when empty).
     public func wrap(_ text: String) -> String {

@@ -26,9 +26,38 @@ final class TerminalOutput {
         }
     }
 
+    /// Text longer than this goes to the descriptor in one `write` (after
+    /// what is buffered), not in stream-buffer pieces: an image arriving
+    /// whole is what terminals handle best (kitty 0.26 dropped some that
+    /// came in many small writes).
+    static let directWriteThreshold = 8 << 10
+
     func write(_ text: String) {
-        _ = text.withCString { fputs($0, stream) }
+        var text = text
+        let written = text.withUTF8 { bytes -> Bool in
+            guard bytes.count > Self.directWriteThreshold else { return false }
+            fflush(stream)
+            var offset = 0
+            while offset < bytes.count {
+                let count = Glibc.write(fileDescriptorOfStream, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if count < 0 {
+                    if errno == EAGAIN {
+                        var ready = pollfd(fd: fileDescriptorOfStream, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&ready, 1, 100)
+                        continue
+                    }
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += count
+            }
+            return true
+        }
+        if !written { _ = text.withCString { fputs($0, stream) } }
     }
+
+    /// The descriptor the stream writes to (a duplicate for other descriptors).
+    private var fileDescriptorOfStream: Int32 { fileno(stream) }
 
     func flush() {
         fflush(stream)

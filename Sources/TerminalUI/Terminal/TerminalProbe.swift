@@ -17,6 +17,8 @@ public enum TerminalProbe {
     public static let timeoutVariable = "FLICKR_PROBE_TIMEOUT_MS"
     /// Id of the kitty query; the query action stores nothing under it.
     static let kittyQueryID: UInt32 = 0xF1_1C4E
+    /// Id of the query that asks for Unicode placeholders.
+    static let placeholderQueryID: UInt32 = 0xF1_1C4F
 
     /// Probes the terminal on `input`/`output`. Nil when either is not a
     /// terminal, or TERM is unset, empty or `dumb`.
@@ -29,7 +31,8 @@ public enum TerminalProbe {
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
         let asksKitty = !insideTmux || outerTerminalMayDrawKitty(environment)
         var parser = TerminalProbeParser(
-            kittyQueryID: kittyQueryID, waitsForKittyAfterAttributes: insideTmux && asksKitty)
+            kittyQueryID: kittyQueryID, placeholderQueryID: placeholderQueryID,
+            waitsForKittyAfterAttributes: insideTmux && asksKitty)
 
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return nil }
@@ -47,6 +50,8 @@ public enum TerminalProbe {
         let query = queries(insideTmux: insideTmux, asksKitty: asksKitty)
         guard writeAll(Array(query.utf8), to: output) else { return nil }
         read(input, into: &parser, timeout: timeout(environment))
+        // Keys typed meanwhile belong to the prompt.
+        PromptInput.handOver(parser.typedAhead, descriptor: input)
 
         var result = parser.result
         result.insideTmux = insideTmux
@@ -61,12 +66,14 @@ public enum TerminalProbe {
         return result
     }
 
-    /// The bytes sent, DA1 last. Inside tmux the kitty query goes through
-    /// tmux's passthrough to the terminal tmux runs in.
+    /// The bytes sent, DA1 last. Inside tmux the kitty queries go through
+    /// tmux's passthrough to the terminal tmux runs in. The placeholder
+    /// query goes before the plain one: terminals answer in order, so once
+    /// the plain answer is in, a missing placeholder answer is final.
     public static func queries(insideTmux: Bool, asksKitty: Bool) -> String {
         var text = "\u{1B}[?2026$p" + "\u{1B}[>0q" + "\u{1B}[16t" + "\u{1B}[14t"
         if asksKitty {
-            let kitty = KittyCommand.query(id: kittyQueryID)
+            let kitty = KittyCommand.placeholderQuery(id: placeholderQueryID) + KittyCommand.query(id: kittyQueryID)
             text += insideTmux ? KittyCommand.tmuxPassthrough(kitty) : kitty
         }
         return text + "\u{1B}[c"

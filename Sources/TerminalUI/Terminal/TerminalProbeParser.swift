@@ -3,24 +3,31 @@
 ///
 /// Answers may arrive split across reads (an unfinished sequence waits for
 /// the rest) and mixed with other input such as keys typed during start-up
-/// (skipped). Sequences it does not know are skipped whole, and one that
-/// grows without end is dropped, so garbage never stalls it.
+/// (kept in `typedAhead`, for the prompt). Strings it does not know are
+/// skipped whole, and one that grows without end is dropped, so garbage
+/// never stalls it.
 public struct TerminalProbeParser: Sendable {
     /// The id sent in the kitty graphics query; only its answer counts.
     public let kittyQueryID: UInt32
+    /// The id sent in the kitty query that carries `U=1` (placeholders).
+    public let placeholderQueryID: UInt32?
     /// Keep reading after the DA1 answer until kitty's answers too. Inside
     /// tmux, tmux answers DA1 at once while kitty's answer comes from the
     /// outer terminal through the passthrough, later.
     public let waitsForKittyAfterAttributes: Bool
     public private(set) var result = TerminalProbeResult()
+    /// Keys typed while the probe read: plain bytes and key sequences
+    /// (arrows and the like), in order, for the prompt to receive.
+    public private(set) var typedAhead: [UInt8] = []
     private var kittyAnswered = false
     private var pending: [UInt8] = []
 
     /// Longest sequence kept while waiting for its end.
     static let sequenceLimit = 4096
 
-    public init(kittyQueryID: UInt32, waitsForKittyAfterAttributes: Bool = false) {
+    public init(kittyQueryID: UInt32, placeholderQueryID: UInt32? = nil, waitsForKittyAfterAttributes: Bool = false) {
         self.kittyQueryID = kittyQueryID
+        self.placeholderQueryID = placeholderQueryID
         self.waitsForKittyAfterAttributes = waitsForKittyAfterAttributes
     }
 
@@ -34,6 +41,7 @@ public struct TerminalProbeParser: Sendable {
         var index = 0
         while index < pending.count {
             guard pending[index] == 0x1B else {
+                typedAhead.append(pending[index])
                 index += 1
                 continue
             }
@@ -43,9 +51,12 @@ public struct TerminalProbeParser: Sendable {
                 if pending.count > Self.sequenceLimit { pending.removeAll() }
                 return
             case .sequence(let end):
-                interpret(Array(pending[index..<end]))
+                let sequence = Array(pending[index..<end])
+                if !interpret(sequence), sequence[1] == UInt8(ascii: "[") { typedAhead += sequence }
                 index = end
             case .skip(let end):
+                // ESC and a character: Alt with a key.
+                if end == index + 2, pending[index + 1] != UInt8(ascii: "[") { typedAhead += pending[index..<end] }
                 index = end
             }
         }
@@ -95,12 +106,20 @@ public struct TerminalProbeParser: Sendable {
 
     // MARK: - Answers
 
-    private mutating func interpret(_ sequence: [UInt8]) {
+    /// Takes in an answer; false for a control sequence that answers
+    /// nothing (a key such as an arrow).
+    @discardableResult
+    private mutating func interpret(_ sequence: [UInt8]) -> Bool {
         let introducer = sequence[1]
         if introducer == UInt8(ascii: "[") {
-            interpretCSI(Array(sequence.dropFirst(2)))
-            return
+            return interpretCSI(Array(sequence.dropFirst(2)))
         }
+        interpretString(sequence)
+        return true
+    }
+
+    private mutating func interpretString(_ sequence: [UInt8]) {
+        let introducer = sequence[1]
         // Strip the terminator (BEL or ESC \).
         let end = sequence.last == 0x07 ? sequence.count - 1 : sequence.count - 2
         guard end >= 2 else { return }
@@ -113,8 +132,8 @@ public struct TerminalProbeParser: Sendable {
         }
     }
 
-    private mutating func interpretCSI(_ body: [UInt8]) {
-        guard let final = body.last else { return }
+    private mutating func interpretCSI(_ body: [UInt8]) -> Bool {
+        guard let final = body.last else { return false }
         let inner = Array(body.dropLast())
         switch final {
         case UInt8(ascii: "c") where inner.first == UInt8(ascii: "?"):
@@ -128,13 +147,14 @@ public struct TerminalProbeParser: Sendable {
             }
         case UInt8(ascii: "t"):
             let values = Self.numbers(inner[...])
-            guard values.count == 3, values[1] > 0, values[2] > 0 else { return }
+            guard values.count == 3, values[1] > 0, values[2] > 0 else { return true }
             let size = TerminalProbeResult.PixelSize(width: values[2], height: values[1])
             if values[0] == 6 { result.cellPixelSize = size }
             if values[0] == 4 { result.windowPixelSize = size }
         default:
-            break
+            return false
         }
+        return true
     }
 
     /// `i=31;OK` (keys, then the message after the semicolon).
@@ -145,9 +165,13 @@ public struct TerminalProbeParser: Sendable {
             guard key.starts(with: Array("i=".utf8)) else { return nil }
             return UInt32(String(decoding: key.dropFirst(2), as: UTF8.self))
         }.first
+        let message = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
+        if let placeholderQueryID, id == placeholderQueryID {
+            result.kittyPlaceholders = message == "OK"
+            return
+        }
         guard id == kittyQueryID else { return }
         kittyAnswered = true
-        let message = parts.count > 1 ? String(decoding: parts[1], as: UTF8.self) : ""
         result.kittyGraphics = message == "OK"
     }
 

@@ -21,6 +21,10 @@ public struct TerminalProbeResult: Sendable, Equatable {
     public var deviceAttributes: [Int] = []
     /// The terminal answered kitty's graphics query with OK.
     public var kittyGraphics = false
+    /// The terminal answered the kitty query carrying `U=1` with OK: it
+    /// draws Unicode placeholders (kitty 0.28 and later), which images
+    /// inside tmux need.
+    public var kittyPlaceholders = false
     /// DECRQM said mode 2026 (synchronized output) is known: set or reset.
     public var synchronizedOutput = false
     /// `ESC[16t` answer, or derived from the window's pixels and cells.

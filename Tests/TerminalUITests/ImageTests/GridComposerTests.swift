@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import TerminalUI
 
 @Suite("GridComposer")
@@ -63,6 +64,29 @@ struct GridComposerTests {
         // Cells beyond the layout's columns are not drawn.
         if layout.columns < cells.count {
             #expect(RenderedText.column(of: "103 ", in: labelLine) == nil)
+        }
+    }
+
+    /// Measured by the screen model (per scalar, as xterm draws them), not
+    /// by `DisplayWidth`: long Devanagari, Tamil and Thai titles are cut so
+    /// the row never wraps, and every label starts at its cell.
+    @Test(arguments: [80, 120])
+    func indicAndThaiTitlesKeepTheirCellsOnAnXtermLikeScreen(width: Int) throws {
+        let titles = [
+            "हिन्दी समाचार और क्षेत्रीय तस्वीरें हिन्दी समाचार",
+            "தமிழ் கொண்டாட்டம் கோவில் திருவிழா தமிழ்",
+            "น้ำตกภาษาไทยกำแพงน้ำตกภาษาไทยกำแพงน้ำตก",
+        ]
+        let layout = GridLayout(terminalColumns: width)
+        let cells = titles.enumerated().map { GridCell(number: $0.offset + 1, title: $0.element, content: .placeholder("")) }
+        var screen = TerminalScreen(columns: width, rows: 4)
+        screen.feed(GridComposer.compose(row: cells, layout: layout, graphics: .none))
+        #expect(screen.cursor.row == 0, "the label line wrapped: \(screen.lines)")
+        let line = screen.lines[0]
+        for index in 1..<min(cells.count, layout.columns) {
+            let start = try #require(line.range(of: " \(index + 1) ")).lowerBound
+            #expect(TerminalScreen.columns(printing: String(line[..<start])) + 1 == layout.cellOffset(index),
+                    "label \(index + 1) in \(line)")
         }
     }
 
@@ -148,8 +172,8 @@ struct GridComposerTests {
         let layout = GridLayout(terminalColumns: 120, graphics: graphics)
         let cells = try Self.cells(layout: layout, graphics: graphics, titles: Self.screenTitles)
         let text = GridComposer.compose(row: cells, layout: layout, graphics: graphics)
-        // The image rows are reserved first, then the cursor goes back up.
-        #expect(text.hasPrefix(String(repeating: "\n", count: layout.imageRows - 1) + "\u{1B}[\(layout.imageRows - 1)A"))
+        // The image rows and the label line are reserved first, then the cursor goes back up.
+        #expect(text.hasPrefix(String(repeating: "\n", count: layout.imageRows) + "\u{1B}[\(layout.imageRows)A"))
         #expect(text.contains("\u{1B}7"))
         #expect(text.contains("\u{1B}8"))
         #expect(text.contains("\u{1B}[\(layout.cellOffset(2))C"))

@@ -107,10 +107,13 @@ struct TerminalGraphicsTests {
 
 @Suite("TerminalGraphics.detect with the terminal's answers")
 struct TerminalGraphicsProbeTests {
-    private static func answers(kitty: Bool = false, attributes: [Int] = [62], sync: Bool = false) -> TerminalProbeResult {
+    private static func answers(
+        kitty: Bool = false, placeholders: Bool = false, attributes: [Int] = [62], sync: Bool = false
+    ) -> TerminalProbeResult {
         var result = TerminalProbeResult()
         result.answered = true
         result.kittyGraphics = kitty
+        result.kittyPlaceholders = placeholders
         result.deviceAttributes = attributes
         result.synchronizedOutput = sync
         return result
@@ -152,9 +155,59 @@ struct TerminalGraphicsProbeTests {
 
     @Test func insideTmuxKittyUsesPlaceholders() {
         let tmux = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
-        let graphics = TerminalGraphics.detect(requested: .auto, environment: tmux, isTTY: true, probe: Self.answers(kitty: true))
+        let graphics = TerminalGraphics.detect(
+            requested: .auto, environment: tmux, isTTY: true, probe: Self.answers(kitty: true, placeholders: true))
         #expect(graphics.mode == .kitty)
         #expect(graphics.usesKittyPlaceholders)
+        #expect(graphics.notice == nil)
+    }
+
+    /// What kitty 0.26.5 says inside tmux with passthrough on: the plain
+    /// graphics query answered OK, the one carrying `U=1` not at all.
+    static func kittyWithoutPlaceholdersThroughTmux() -> TerminalProbeResult {
+        var parser = TerminalProbeParser(kittyQueryID: TerminalProbe.kittyQueryID)
+        parser.feed(Array("\u{1B}[?1;2c\u{1B}_Gi=\(TerminalProbe.kittyQueryID);OK\u{1B}\\".utf8))
+        var result = parser.result
+        result.insideTmux = true
+        return result
+    }
+
+    @Test func insideTmuxAKittyWithoutPlaceholdersIsNotChosen() {
+        let tmux = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let probe = Self.kittyWithoutPlaceholdersThroughTmux()
+        #expect(probe.kittyGraphics)
+        let graphics = TerminalGraphics.detect(requested: .auto, environment: tmux, isTTY: true, probe: probe)
+        #expect(graphics.mode == .symbols)
+        #expect(!graphics.usesKittyPlaceholders)
+    }
+
+    @Test func kittyForcedInsideTmuxWithoutPassthroughSaysHowToEnableIt() throws {
+        let tmux = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        // tmux answers DA1 itself; nothing comes back through a closed passthrough.
+        let forced = TerminalGraphics.detect(requested: .kitty, environment: tmux, isTTY: true, probe: Self.answers())
+        #expect(forced.mode == .kitty)
+        let notice = try #require(forced.notice)
+        #expect(notice.contains("set -g allow-passthrough on"))
+        let oldKitty = TerminalGraphics.detect(
+            requested: .kitty, environment: tmux, isTTY: true, probe: Self.kittyWithoutPlaceholdersThroughTmux())
+        #expect(oldKitty.notice?.contains("0.28") == true)
+        // Outside tmux nothing needs saying.
+        #expect(TerminalGraphics.detect(
+            requested: .kitty, environment: ["TERM": "xterm-kitty"], isTTY: true, probe: Self.answers()).notice == nil)
+    }
+
+    @Test func synchronizedOutputIsSkippedForAKittyKnownToMishandleIt() {
+        func sync(_ name: String?) -> Bool {
+            var answers = Self.answers(kitty: true, sync: true)
+            answers.terminalName = name
+            return TerminalGraphics.detect(
+                requested: .auto, environment: ["TERM": "xterm-kitty"], isTTY: true, probe: answers
+            ).synchronizedOutput.isEnabled
+        }
+        #expect(!sync("kitty(0.26.5)"))
+        #expect(sync("kitty(0.35.2)"))
+        #expect(sync("XTerm(379)"))
+        #expect(sync(nil))
     }
 
     @Test func theProbedCellSizeAndSynchronizedOutputAreUsed() {

@@ -114,10 +114,22 @@ struct KittyImagesTests {
     @Test func framesAreWrappedInSynchronizedOutputOnlyWhenSupported() throws {
         let image = Self.renderer(sync: true).render(PixelFixtures.gradient(width: 40, height: 40), columns: 4, rows: 2)
         let synced = Self.renderer(sync: true).frame("row", showing: [.image(image)])
-        #expect(synced.hasPrefix(SynchronizedOutput.begin))
-        #expect(synced.hasSuffix("row" + SynchronizedOutput.end))
+        #expect(synced.hasSuffix(SynchronizedOutput.begin + "row" + SynchronizedOutput.end))
         let plain = Self.renderer(sync: false).frame("row", showing: [.placeholder("loading")])
         #expect(plain == "row")
+    }
+
+    /// kitty 0.26 drops graphics commands that arrive in pieces inside a
+    /// synchronized update: the upload goes first, only placements inside.
+    @Test func uploadsGoBeforeTheSynchronizedUpdate() throws {
+        let renderer = Self.renderer(sync: true)
+        let image = renderer.render(PixelFixtures.gradient(width: 40, height: 40), columns: 4, rows: 2)
+        let upload = try #require(image.kittyUpload)
+        let frame = renderer.frame("row", showing: [.image(image)])
+        let begin = try #require(frame.range(of: SynchronizedOutput.begin))
+        let uploaded = try #require(frame.range(of: upload.commands))
+        #expect(uploaded.upperBound <= begin.lowerBound)
+        #expect(!frame[begin.upperBound...].contains("a=t"))
     }
 
     @Test func synchronizedOutputLeavesEmptyTextAlone() {

@@ -40,7 +40,10 @@ struct TerminalProbeParserTests {
     @Test func garbageAndTypedKeysBetweenAnswersAreSkipped() {
         let noisy = "ls\r" + "\u{1B}[?2026;1$y" + "\u{1B}O" + "x\u{7F}" + "\u{1B}[1;5A" + "\u{1B}]11;rgb:0/0/0\u{07}"
             + "\u{1B}[?2026" + "\u{1B}_Gi=\(Self.id);OK\u{1B}\\" + "\u{1B}[?64;4;22c"
-        let result = Self.parse(noisy).result
+        let parser = Self.parse(noisy)
+        let result = parser.result
+        // The keys among the answers are kept for the prompt.
+        #expect(String(decoding: parser.typedAhead, as: UTF8.self) == "ls\r\u{1B}Ox\u{7F}\u{1B}[1;5A")
         #expect(result.answered)
         #expect(result.synchronizedOutput)
         #expect(result.kittyGraphics)
@@ -100,6 +103,23 @@ struct TerminalProbeParserTests {
         let result = Self.parse("\u{1B}P>|evil\u{07}x\u{9B}31m\u{1B}\\\u{1B}[?62c").result
         #expect(result.terminalName?.allSatisfy { $0.isASCII && !$0.isNewline } == true)
         #expect(result.terminalName?.hasPrefix("evil") == true)
+    }
+
+    @Test func theQueryCarryingUnicodePlaceholdersIsAskedFirstAndAnsweredApart() throws {
+        let queries = TerminalProbe.queries(insideTmux: false, asksKitty: true)
+        let placeholder = try #require(queries.range(of: "i=\(TerminalProbe.placeholderQueryID),"))
+        let plain = try #require(queries.range(of: "i=\(Self.id),"))
+        #expect(placeholder.lowerBound < plain.lowerBound, "a missing placeholder answer is final once the plain one is in")
+        #expect(queries.contains("U=1;"))
+
+        let placeholders = TerminalProbe.placeholderQueryID
+        var recent = TerminalProbeParser(kittyQueryID: Self.id, placeholderQueryID: placeholders)
+        recent.feed(Array(("\u{1B}_Gi=\(placeholders);OK\u{1B}\\" + Self.kittyAnswers).utf8))
+        #expect(recent.result.kittyGraphics && recent.result.kittyPlaceholders)
+        // kitty 0.26.5 rejects `U=1` and answers only the plain query.
+        var old = TerminalProbeParser(kittyQueryID: Self.id, placeholderQueryID: placeholders)
+        old.feed(Array(Self.kittyAnswers.utf8))
+        #expect(old.result.kittyGraphics && !old.result.kittyPlaceholders)
     }
 
     @Test func queriesEndWithDA1AndWrapKittyInsideTmux() {

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import TerminalUI
 
 /// Widths as terminals draw them, per grapheme cluster.
@@ -9,6 +10,14 @@ import Testing
     ])
     func textWidth(text: String, width: Int) {
         #expect(DisplayWidth.of(text) == width)
+    }
+
+    /// Devanagari, Tamil, Bengali, Sinhala and Thai as xterm draws them:
+    /// spacing vowel signs, each consonant of a conjunct and SARA AM take a column.
+    @Test func scriptsMeasureAsXtermDrawsThem() {
+        for sample in TerminalScreen.measuredWidths {
+            #expect(DisplayWidth.of(sample.text) == sample.columns, "\(sample.text)")
+        }
     }
 
     @Test func combiningMarksTakeNoColumns() {
