@@ -16,6 +16,13 @@ public struct ListedPhoto: Sendable, Equatable {
     /// The size the grid uses, and the size `/open` uses.
     public var thumbnailURL: String?
     public var imageURL: String?
+    /// The licence's short name and deed, and Flickr's id for it.
+    public var license: String?
+    public var licenseURL: String?
+    public var licenseID: Int?
+    public var creator: String?
+    /// The credit line: the service's own, or TASL.
+    public var attribution: String?
 }
 
 /// Hears what a listing produced; the terminal layer prints it.
@@ -60,7 +67,10 @@ public struct ListingJob: Sendable {
                     provider: provider.service.id, page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,
                     ownerName: photo.ownerName, dateTaken: photo.dateTaken,
                     thumbnailURL: provider.imageURL(for: photo, size: thumbnailSize)?.absoluteString,
-                    imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString))
+                    imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString,
+                    license: photo.credit?.license?.shortName, licenseURL: photo.credit?.license?.url?.absoluteString,
+                    licenseID: photo.credit?.license?.flickrID, creator: photo.credit?.creator,
+                    attribution: photo.credit.map { _ in photo.attributionLine(pageURL: provider.photoPageURL(for: photo)) }))
             }
             let last = provider.lastServedPage(pages: result.pages, perPage: perPage)
             if number >= last {

@@ -44,8 +44,14 @@ public struct ListingPrinter: ListingSink {
         let fields: KeyValuePairs<String, String?> = [
             "id": photo.id, "title": photo.title, "owner": photo.owner, "owner_name": photo.ownerName,
             "date_taken": photo.dateTaken, "thumbnail_url": photo.thumbnailURL, "image_url": photo.imageURL,
+            "license": photo.license, "license_url": photo.licenseURL,
         ]
         for (key, value) in fields {
+            guard let value else { continue }
+            parts.append("\"\(key)\":" + jsonString(value))
+        }
+        if let id = photo.licenseID { parts.append("\"license_id\":\(id)") }
+        for (key, value) in ["creator": photo.creator, "attribution": photo.attribution] as KeyValuePairs {
             guard let value else { continue }
             parts.append("\"\(key)\":" + jsonString(value))
         }

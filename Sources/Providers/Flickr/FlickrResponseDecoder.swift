@@ -183,10 +183,19 @@ public enum FlickrResponseDecoder {
         let keys = FlickrPhotoKeys(
             secret: secret, server: server, farm: members["farm"]?.lenientInteger,
             originalSecret: nonEmpty(members["originalsecret"]), originalFormat: nonEmpty(members["originalformat"]))
+        let owner = members["owner"]?.lenientString ?? ""
+        let ownerName = nonEmpty(members["ownername"])
+        // The `license` extra: the terms, the owner and the page to credit.
+        let credit = members["license"]?.lenientInteger.map { license in
+            PhotoCredit(
+                license: LicenseTable.builtIn.flickr(id: license), creator: ownerName,
+                pageURL: FlickrProvider.photoPageURL(owner: nonEmpty(members["pathalias"]) ?? owner, photoID: id),
+                source: "flickr")
+        }
         return Photo(
-            id: id, owner: members["owner"]?.lenientString ?? "", ownerName: nonEmpty(members["ownername"]),
+            id: id, owner: owner, ownerName: ownerName,
             title: members["title"]?.lenientString ?? "", dateTaken: nonEmpty(members["datetaken"]),
-            renditions: renditions, aspectRatio: aspectRatio, flickr: keys)
+            renditions: renditions, aspectRatio: aspectRatio, flickr: keys, credit: credit)
     }
 
     /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`

@@ -61,7 +61,13 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
         case .malformedResponse(let reason):
             return "Openverse's answer could not be read: \(reason)"
         case .network(let error):
-            return error.description
+            switch error {
+            case .notConnected, .connectionRefused, .timedOut:
+                // Openverse has no sandbox stand-in of its own: say how to get one.
+                return error.description + " Openverse needs the network; to try it offline, run `flickr sandbox --port 8080` and pass `--api-url http://127.0.0.1:8080`."
+            default:
+                return error.description
+            }
         case .invalidRequest(let reason):
             return reason
         }
