@@ -19,8 +19,10 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
     /// When the photo was uploaded, when known.
     public var dateUploaded: Date?
     public var views: Int?
-    /// The licence's name ("CC BY 2.0", "All Rights Reserved").
-    public var license: String?
+    /// The terms ("CC BY 2.0", "All Rights Reserved") and their deed.
+    public var license: License?
+    /// The service's own credit line, when it writes one.
+    public var attribution: String?
     public var ownerID: String?
     public var ownerUsername: String?
     public var ownerRealName: String?
@@ -30,7 +32,8 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
     public init(
         id: String, title: String, description: String = "", tags: [String] = [], ownerID: String? = nil,
         ownerUsername: String? = nil, ownerRealName: String? = nil, dateTaken: String? = nil,
-        dateUploaded: Date? = nil, views: Int? = nil, license: String? = nil, pageURL: URL? = nil
+        dateUploaded: Date? = nil, views: Int? = nil, license: License? = nil, attribution: String? = nil,
+        pageURL: URL? = nil
     ) {
         self.id = id
         self.title = title
@@ -43,6 +46,7 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
         self.dateUploaded = dateUploaded
         self.views = views
         self.license = license
+        self.attribution = attribution
         self.pageURL = pageURL
     }
 
@@ -50,5 +54,14 @@ public struct PhotoDetails: Sendable, Hashable, Codable {
     /// user name, else the id.
     public var ownerName: String? {
         [ownerRealName, ownerUsername, ownerID].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+    }
+
+    /// The credit line: the service's own, else TASL from the title, the
+    /// owner, the page and the licence.
+    public var attributionLine: String {
+        if let attribution = attribution?.trimmingCharacters(in: .whitespacesAndNewlines), !attribution.isEmpty {
+            return attribution
+        }
+        return Attribution.line(title: title, author: ownerName, source: pageURL, license: license)
     }
 }

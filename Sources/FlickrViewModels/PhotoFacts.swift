@@ -11,7 +11,11 @@ public struct PhotoFacts: Sendable, Equatable {
     public var tags: [String]
     public var dateTaken: String?
     public var views: Int?
+    /// The licence's short name and its deed.
     public var license: String?
+    public var licenseURL: String?
+    /// The credit line to copy with the photo.
+    public var attribution: String
     /// The owner's real name, else user name, else id.
     public var owner: String?
     public var ownerID: String?
@@ -24,7 +28,11 @@ public struct PhotoFacts: Sendable, Equatable {
         tags = details.tags
         dateTaken = details.dateTaken
         views = details.views
-        license = details.license
+        license = details.license?.shortName
+        licenseURL = details.license?.url?.absoluteString
+        var credited = details
+        credited.pageURL = details.pageURL ?? fallbackPage
+        attribution = credited.attributionLine
         owner = details.ownerName
         ownerID = details.ownerID
         pageURL = (details.pageURL ?? fallbackPage)?.absoluteString
@@ -39,7 +47,10 @@ public struct PhotoFacts: Sendable, Equatable {
         }
         if let dateTaken, !dateTaken.isEmpty { lines.append(("taken", dateTaken)) }
         if let views { lines.append(("views", views.formatted())) }
-        if let license, !license.isEmpty { lines.append(("licence", license)) }
+        if let license, !license.isEmpty {
+            lines.append(("licence", license + (licenseURL.map { " (\($0))" } ?? "")))
+            lines.append(("credit", attribution))
+        }
         if !tags.isEmpty { lines.append(("tags", tags.joined(separator: ", "))) }
         if !description.isEmpty { lines.append(("description", description)) }
         if let pageURL { lines.append(("page", pageURL)) }

@@ -73,7 +73,8 @@ public struct ListingPrinter: ListingSink {
                      "\"description\":" + jsonString(facts.description),
                      "\"tags\":[" + facts.tags.map(jsonString).joined(separator: ",") + "]"]
         let optional: KeyValuePairs<String, String?> = [
-            "date_taken": facts.dateTaken, "license": facts.license, "owner": facts.ownerID,
+            "date_taken": facts.dateTaken, "license": facts.license, "license_url": facts.licenseURL,
+            "attribution": facts.license == nil ? nil : facts.attribution, "owner": facts.ownerID,
             "owner_name": facts.owner, "url": facts.pageURL,
         ]
         for (key, value) in optional {

@@ -49,9 +49,10 @@ import Testing
     }
 
     @Test func flickrsRenamedLicencesKeepWhatTheyAllow() {
-        let renamed = table.merging(names: [(id: 4, name: "Attribution License", url: nil), (id: 17, name: "New", url: nil)])
-        #expect(renamed.flickr(id: 4).kind == .by && renamed.flickr(id: 4).fullName == "Attribution License")
-        #expect(renamed.flickr(id: 4).shortName == "CC BY 2.0")
-        #expect(renamed.flickr(id: 17).kind == .other)
+        let moved = URL(string: "https://example.org/by/2.0/")
+        let renamed = table.merging(names: [(id: 4, name: "Attribution License", url: moved), (id: 17, name: "New", url: nil)])
+        #expect(renamed.flickr(id: 4).kind == .by && renamed.flickr(id: 4).shortName == "CC BY 2.0")
+        #expect(renamed.flickr(id: 4).url == moved)
+        #expect(renamed.flickr(id: 17).kind == .other && renamed.flickr(id: 17).shortName == "New")
     }
 }

@@ -27,9 +27,9 @@ public struct LicenseTable: Sendable, Hashable {
                "https://www.flickr.com/commons/usage/"),
         flickr(8, .usGovernmentWork, nil, "United States Government Work", "United States Government Work",
                "https://www.usa.gov/government-copyright"),
-        flickr(9, .cc0, "1.0", "CC0 1.0", "Public Domain Dedication (CC0 1.0)",
+        flickr(9, .cc0, "1.0", "CC0 1.0", "Public Domain Dedication (CC0)",
                "https://creativecommons.org/publicdomain/zero/1.0/"),
-        flickr(10, .pdm, "1.0", "PDM 1.0", "Public Domain Mark 1.0", "https://creativecommons.org/publicdomain/mark/1.0/"),
+        flickr(10, .pdm, "1.0", "PDM 1.0", "Public Domain Mark", "https://creativecommons.org/publicdomain/mark/1.0/"),
         creativeCommons(11, .by, "4.0"), creativeCommons(12, .bySA, "4.0"), creativeCommons(13, .byND, "4.0"),
         creativeCommons(14, .byNC, "4.0"), creativeCommons(15, .byNCSA, "4.0"), creativeCommons(16, .byNCND, "4.0"),
     ])
@@ -47,17 +47,22 @@ public struct LicenseTable: Sendable, Hashable {
         byFlickrID.values.filter { kinds.contains($0.kind) }.compactMap(\.flickrID).sorted()
     }
 
-    /// Names and URLs as Flickr lists them now (`licenses.getInfo`), over
-    /// the built-in kinds: a renamed licence keeps what it allows. An id
-    /// the table does not know is added as `other`.
+    /// What Flickr lists now (`licenses.getInfo`) over the built-in table:
+    /// a known id keeps its names and what it allows (Flickr renames them
+    /// from time to time) and takes Flickr's URL; an id the table does not
+    /// know is added under Flickr's name as `other`.
     public func merging(names: [(id: Int, name: String, url: URL?)]) -> LicenseTable {
         var table = self
         for entry in names {
-            let known = byFlickrID[entry.id]
-            table.byFlickrID[entry.id] = License(
-                kind: known?.kind ?? .other, version: known?.version,
-                shortName: known?.shortName ?? entry.name, fullName: entry.name,
-                url: entry.url ?? known?.url, flickrID: entry.id)
+            if let known = byFlickrID[entry.id] {
+                table.byFlickrID[entry.id] = License(
+                    kind: known.kind, version: known.version, shortName: known.shortName, fullName: known.fullName,
+                    url: entry.url ?? known.url, flickrID: entry.id)
+            } else {
+                table.byFlickrID[entry.id] = License(
+                    kind: .other, version: nil, shortName: entry.name, fullName: entry.name, url: entry.url,
+                    flickrID: entry.id)
+            }
         }
         return table
     }
@@ -116,7 +121,7 @@ public struct LicenseTable: Sendable, Hashable {
 
 extension License.Kind {
     /// One of the six Creative Commons licences (not CC0 or the mark).
-    var isCreativeCommonsLicence: Bool {
+    public var isCreativeCommonsLicence: Bool {
         [.by, .bySA, .byND, .byNC, .byNCSA, .byNCND].contains(self)
     }
 }

@@ -31,7 +31,7 @@ public enum FlickrDetailsDecoder {
             dateUploaded: (dates?["posted"]?.lenientInteger ?? members["dateuploaded"]?.lenientInteger)
                 .map { Date(timeIntervalSince1970: TimeInterval($0)) },
             views: members["views"]?.lenientInteger,
-            license: members["license"]?.lenientString.map(FlickrLicense.name(forID:)),
+            license: members["license"]?.lenientInteger.map(LicenseTable.builtIn.flickr(id:)),
             pageURL: photoPage(FlickrResponseDecoder.first(members["urls"])?["url"])
                 ?? FlickrProvider.photoPageURL(owner: pathAlias ?? ownerID ?? "", photoID: id))
     }
@@ -99,31 +99,4 @@ public enum FlickrDetailsDecoder {
         let page = entries.first { $0["type"]?.lenientString == "photopage" }
         return FlickrResponseDecoder.imageURL(page.map { .string($0.lenientString ?? "") })
     }
-}
-
-/// Flickr's licences by id, as `flickr.photos.licenses.getInfo` lists them.
-public enum FlickrLicense {
-    public static func name(forID id: String) -> String {
-        names[id.trimmingCharacters(in: .whitespaces)] ?? "Licence \(ResponseExcerpt.make(id, limit: 12))"
-    }
-
-    static let names: [String: String] = [
-        "0": "All Rights Reserved",
-        "1": "CC BY-NC-SA 2.0",
-        "2": "CC BY-NC 2.0",
-        "3": "CC BY-NC-ND 2.0",
-        "4": "CC BY 2.0",
-        "5": "CC BY-SA 2.0",
-        "6": "CC BY-ND 2.0",
-        "7": "No known copyright restrictions",
-        "8": "United States Government Work",
-        "9": "Public Domain Dedication (CC0)",
-        "10": "Public Domain Mark",
-        "11": "CC BY 4.0",
-        "12": "CC BY-SA 4.0",
-        "13": "CC BY-ND 4.0",
-        "14": "CC BY-NC 4.0",
-        "15": "CC BY-NC-SA 4.0",
-        "16": "CC BY-NC-ND 4.0",
-    ]
 }

@@ -57,7 +57,7 @@ extension OpenverseProvider {
         PhotoDetails(
             id: image.id, title: image.title,
             description: describe(attribution: image.attribution, source: image.source, provider: image.provider),
-            tags: image.tags, ownerUsername: image.creator, license: image.licenseTerms?.shortName,
+            tags: image.tags, ownerUsername: image.creator, license: image.licenseTerms, attribution: image.attribution,
             pageURL: image.foreignLandingURL)
     }
 
@@ -65,7 +65,8 @@ extension OpenverseProvider {
         PhotoDetails(
             id: photo.id, title: photo.title,
             description: describe(attribution: photo.credit?.attribution, source: photo.credit?.source, provider: nil),
-            ownerUsername: photo.credit?.creator ?? photo.ownerName, license: photo.credit?.license?.shortName, pageURL: pageURL)
+            ownerUsername: photo.credit?.creator ?? photo.ownerName, license: photo.credit?.license, attribution: photo.credit?.attribution,
+            pageURL: pageURL)
     }
 
     /// The credit line, and where the work is held.

@@ -61,9 +61,14 @@ import Testing
         #expect(userMessage(for: error) == error.description, "UserMessage knows OpenverseError")
     }
 
+    /// A network failure reads as NetworkError's own sentence; one that says
+    /// the API cannot be reached adds how to try Openverse offline.
     @Test func networkErrorsReadAsNetworkErrorsDo() {
-        let error = OpenverseError.from(.connectionRefused(host: "127.0.0.1:9"), authenticated: false, redacting: [])
-        #expect(error.description == NetworkError.connectionRefused(host: "127.0.0.1:9").description)
+        let refused = OpenverseError.from(.connectionRefused(host: "127.0.0.1:9"), authenticated: false, redacting: [])
+        #expect(refused.description.hasPrefix(NetworkError.connectionRefused(host: "127.0.0.1:9").description))
+        #expect(refused.description.hasSuffix("run `flickr sandbox --port 8080` and pass `--api-url http://127.0.0.1:8080`."))
+        let cut = OpenverseError.from(.connectionLost(host: "h"), authenticated: false, redacting: [])
+        #expect(cut.description == NetworkError.connectionLost(host: "h").description)
         #expect(OpenverseError.from(.httpStatus(401, host: "h"), authenticated: false, redacting: [])
             == .unauthorized(anonymous: true, serverMessage: nil))
         #expect(OpenverseError.from(.retryLater(status: 429, after: .seconds(5), host: "h"), authenticated: false, redacting: []).retryAfter

@@ -155,7 +155,7 @@ import Testing
         try await OpenverseTestServer.with(server, anonymous: true) { provider, loopback, _ in
             let details = try await provider.photoDetails(id: "4BC43A04-EF46-4544-A0C1-63C63F56E276")
             #expect(loopback.requests.last?.path == "/v1/images/4bc43a04-ef46-4544-a0c1-63c63f56e276/")
-            #expect(details.title == "Pier" && details.ownerName == "Ann" && details.license == "CC0 1.0")
+            #expect(details.title == "Pier" && details.ownerName == "Ann" && details.license?.shortName == "CC0 1.0")
             #expect(details.tags == ["sea", "pier"])
             #expect(details.description.contains("is marked with CC0 1.0"))
             #expect(details.description.contains("Source: nasa (via flickr)"))
@@ -171,7 +171,7 @@ import Testing
         try await OpenverseTestServer.with(server, anonymous: true) { provider, _, _ in
             let photo = try #require(try await provider.search(.typed("pier"), page: 1, perPage: 20).photos.first)
             let details = try await provider.photoDetails(for: photo)
-            #expect(details.title == "Pier" && details.ownerName == "Ann" && details.license == "CC BY 2.0")
+            #expect(details.title == "Pier" && details.ownerName == "Ann" && details.license?.shortName == "CC BY 2.0")
             #expect(details.pageURL == URL(string: "https://www.flickr.com/photos/1/2"))
         }
     }
