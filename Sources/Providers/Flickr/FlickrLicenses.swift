@@ -1,6 +1,7 @@
 import FlickrKit
 import Foundation
 import Networking
+import NIOConcurrencyHelpers
 
 extension FlickrResponseDecoder {
     /// `flickr.photos.licenses.getInfo` → each licence's id, name and URL, in
@@ -66,5 +67,39 @@ extension FlickrProvider {
               let saved = try? JSONDecoder().decode([SavedLicense].self, from: data), !saved.isEmpty
         else { return nil }
         return LicenseTable.builtIn.merging(names: saved.map { ($0.id, $0.name, $0.url) })
+    }
+}
+
+extension FlickrProvider {
+    /// A page whose photos all carry licence ids the built-in table knows is
+    /// returned as it is; otherwise Flickr's list is read (once a run, from
+    /// the week-old copy on disk when there is one) and the photos' licences
+    /// named from it. So a licence Flickr adds shows its real name, at the
+    /// cost of one call a week, and only when one turns up.
+    func relicensed(_ page: PhotoPage) async -> PhotoPage {
+        let unknown = page.photos.contains { $0.credit?.license?.kind == .other && $0.credit?.license?.flickrID != nil }
+        guard unknown else { return page }
+        let table = await licenseNames.table { await licenses(cache: licenseCache) }
+        var page = page
+        for index in page.photos.indices {
+            guard let id = page.photos[index].credit?.license?.flickrID else { continue }
+            page.photos[index].credit?.license = table.flickr(id: id)
+        }
+        return page
+    }
+}
+
+/// Flickr's licence list, read at most once a run by every copy of a provider.
+final class LicenseNames: Sendable {
+    private let reading = NIOLockedValueBox<Task<LicenseTable, Never>?>(nil)
+
+    func table(_ read: @escaping @Sendable () async -> LicenseTable) async -> LicenseTable {
+        let task = reading.withLockedValue { task in
+            if let task { return task }
+            let started = Task { await read() }
+            task = started
+            return started
+        }
+        return await task.value
     }
 }

@@ -35,6 +35,8 @@ extension FlickrProvider {
         // name them in each answer); only the sandbox serves its own.
         return .remote(FlickrProvider(
             apiKey: key ?? "sandbox", endpoint: endpoint, network: network,
-            displayName: endpoint.host == defaultEndpoint.host ? "Flickr" : "Flickr at \(endpoint.host ?? "?")"))
+            displayName: endpoint.host == defaultEndpoint.host ? "Flickr" : "Flickr at \(endpoint.host ?? "?")",
+            licenseCache: AppPaths(environment: setup.environment).cacheDirectory
+                .appendingPathComponent("flickr-licenses.json", isDirectory: false)))
     }
 }

@@ -45,6 +45,9 @@ public struct FlickrProvider: PhotoProvider {
     let network: NetworkManager
     let sizeCache = SizeCache()
     let userIDs = UserIDCache()
+    /// Where Flickr's licence list is kept for a week (see `licenses(cache:)`).
+    let licenseCache: URL?
+    let licenseNames = LicenseNames()
     let logger = Logger(label: "flickr.provider")
 
     /// Largest REST answer accepted: a full 500-photo page is about 1 MB.
@@ -56,8 +59,10 @@ public struct FlickrProvider: PhotoProvider {
         imageHost: URL? = nil,
         network: NetworkManager,
         displayName: String = "Flickr",
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        licenseCache: URL? = nil
     ) {
+        self.licenseCache = licenseCache
         self.apiKey = apiKey
         self.redactor = SecretRedactor(apiKey)
         self.endpoint = endpoint
@@ -175,7 +180,7 @@ public struct FlickrProvider: PhotoProvider {
                 "skipped": "\(decoded.skippedPhotos)", "page": "\(decoded.page.page)",
             ])
         }
-        return decoded.page
+        return await relicensed(decoded.page)
     }
 
     /// One REST call: send, decode, and try again under the retry policy when
