@@ -62,5 +62,7 @@ ensure_peer_clients() {
     _peer_apt_install libflickcurl-dev flickcurl-utils
     # netpbm's pngtopnm and giftopnm decode the sandbox's PNGs and GIFs in its tests.
     _peer_apt_install netpbm
+    # exiftool reads back the XMP sidecars `flickr download` writes.
+    _peer_apt_install libimage-exiftool-perl
     return 0
 }

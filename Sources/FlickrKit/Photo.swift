@@ -28,12 +28,18 @@ public struct Photo: Sendable, Hashable {
     public var flickr: FlickrPhotoKeys?
     /// Creator, licence and source page, when the service says.
     public var credit: PhotoCredit?
+    /// The tags the service lists with the result, when it lists any.
+    public var tags: [String] = []
+    /// When the photo was uploaded, when the service says.
+    public var dateUploaded: Date?
 
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
         renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil,
-        credit: PhotoCredit? = nil
+        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil
     ) {
+        self.tags = tags
+        self.dateUploaded = dateUploaded
         self.id = id
         self.owner = owner
         self.ownerName = ownerName
@@ -130,7 +136,7 @@ extension Photo {
 /// starts fresh.
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit
+        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit, tags, dateUploaded
         // Written by earlier versions.
         case secret, server, farm, images
     }
@@ -159,7 +165,9 @@ extension Photo: Codable {
             renditions: renditions,
             aspectRatio: try container.decodeIfPresent(Double.self, forKey: .aspectRatio),
             flickr: flickr,
-            credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit))
+            credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit),
+            tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
+            dateUploaded: try container.decodeIfPresent(Date.self, forKey: .dateUploaded))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -173,5 +181,7 @@ extension Photo: Codable {
         try container.encodeIfPresent(aspectRatio, forKey: .aspectRatio)
         try container.encodeIfPresent(flickr, forKey: .flickr)
         try container.encodeIfPresent(credit, forKey: .credit)
+        if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
+        try container.encodeIfPresent(dateUploaded, forKey: .dateUploaded)
     }
 }

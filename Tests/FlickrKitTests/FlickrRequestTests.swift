@@ -16,7 +16,7 @@ import Testing
 
     /// Every size the app may show, with dimensions, plus owner name, date
     /// taken and the original's dimensions (for the aspect ratio).
-    static let extras = "url_q,url_t,url_s,url_n,url_w,url_m,url_z,url_c,url_l,url_h,url_k,owner_name,date_taken,o_dims,license,path_alias"
+    static let extras = "url_q,url_t,url_s,url_n,url_w,url_m,url_z,url_c,url_l,url_h,url_k,owner_name,date_taken,date_upload,o_dims,license,path_alias,tags"
 
     private func parameters(_ url: URL) throws -> [String: String] {
         let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))

@@ -27,7 +27,7 @@ public struct FlickrProvider: PhotoProvider {
         .medium640, .medium800, .large1024, .large1600, .large2048,
     ]
     /// What every page asks for besides sizes.
-    public static let extras = requestedSizes.map(\.extra) + ["owner_name", "date_taken", "o_dims", "license", "path_alias"]
+    public static let extras = requestedSizes.map(\.extra) + ["owner_name", "date_taken", "date_upload", "o_dims", "license", "path_alias", "tags"]
 
     public var service: PhotoService { Self.service }
     public static let service = PhotoService(id: "flickr", name: "Flickr")

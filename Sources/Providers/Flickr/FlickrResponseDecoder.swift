@@ -195,7 +195,9 @@ public enum FlickrResponseDecoder {
         return Photo(
             id: id, owner: owner, ownerName: ownerName,
             title: members["title"]?.lenientString ?? "", dateTaken: nonEmpty(members["datetaken"]),
-            renditions: renditions, aspectRatio: aspectRatio, flickr: keys, credit: credit)
+            renditions: renditions, aspectRatio: aspectRatio, flickr: keys, credit: credit,
+            tags: (members["tags"]?.lenientString ?? "").split(separator: " ").map(String.init),
+            dateUploaded: members["dateupload"]?.lenientInteger.map { Date(timeIntervalSince1970: TimeInterval($0)) })
     }
 
     /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`

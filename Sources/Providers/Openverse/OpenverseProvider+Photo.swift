@@ -29,7 +29,8 @@ extension OpenverseProvider {
             credit: PhotoCredit(
                 license: image.licenseTerms, creator: image.creator,
                 creatorURL: image.creatorURL, attribution: image.attribution, pageURL: image.foreignLandingURL,
-                source: image.source, fileType: image.filetype))
+                source: image.source, fileType: image.filetype),
+            tags: image.tags)
     }
 
     /// A `PhotoPage`: `page_count` is the depth, never `result_count`
