@@ -55,8 +55,10 @@ let package = Package(
             .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
+        // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
+        .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
-            "FlickrKit", "Platform",
+            "FlickrKit", "Platform", "ImageCodecs",
             .product(name: "Collections", package: "swift-collections"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
@@ -66,7 +68,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The view: view models and bindings only, never FlickrKit or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG", "CZlib",
+            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "ImageCodecs", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
@@ -84,13 +86,14 @@ let package = Package(
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "Sandbox", "FlickrKit", "TestSupport",
+            "TerminalUI", "Sandbox", "FlickrKit", "TestSupport", "ImageCodecs",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen
         // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
             "CPty", "Sandbox", "FlickrKit", "ImagePipeline", "TerminalUI",
+            "CTurboJPEG", "CGIF", "CWebP", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
@@ -118,9 +121,12 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG", "CChafa", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
+        .testTarget(name: "ImageCodecsTests", dependencies: [
+            "ImageCodecs", "TestSupport",
+        ], swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "FlickrKit", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -138,6 +144,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "FlickrKit", "TerminalUI", "CTurboJPEG",
+        "FlickrKit", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }
