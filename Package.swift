@@ -77,8 +77,10 @@ let package = Package(
         .target(name: "Services", dependencies: [
             "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
         ], swiftSettings: strict),
+        // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
+        .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
-            "Networking", "Platform",
+            "Networking", "Platform", "ImageCodecs",
             .product(name: "Collections", package: "swift-collections"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
@@ -88,7 +90,7 @@ let package = Package(
         ], swiftSettings: strict),
         // The view: view models and bindings only, never FlickrKit or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "CTurboJPEG", "CZlib",
+            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "ImageCodecs", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
@@ -106,13 +108,14 @@ let package = Package(
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport",
+            "TerminalUI", "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "ImageCodecs",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen
         // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
             "CPty", "Sandbox", "FlickrKit", "Networking", "ImagePipeline", "TerminalUI",
+            "CTurboJPEG", "CGIF", "CWebP", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
 
@@ -135,15 +138,18 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "FlickrKit", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG", "CChafa", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
+        .testTarget(name: "ImageCodecsTests", dependencies: [
+            "ImageCodecs", "TestSupport",
+        ], swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -161,6 +167,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "FlickrKit", "FlickrService", "ShutterstockService", "TerminalUI", "CTurboJPEG",
+        "FlickrKit", "FlickrService", "ShutterstockService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }

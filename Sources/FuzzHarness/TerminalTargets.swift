@@ -1,5 +1,6 @@
 import CTurboJPEG
 import Foundation
+import ImageCodecs
 import TerminalUI
 
 /// What the view does with outside input: titles and messages made safe for

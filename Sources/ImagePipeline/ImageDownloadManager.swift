@@ -212,7 +212,10 @@ public final class ImageDownloadManager: Sendable {
             // Cancelled while waiting for a reader: nobody wants the file.
             guard operation.isActive else { return }
             let url = operation.url
-            if let data = diskCache.data(for: url), case .success(let format) = ImageFormat.validate(data) {
+            // The cache hands out only entries that passed the whole-image
+            // check as they were read (or were checked before being
+            // stored): naming the format is all that is left to do.
+            if let data = diskCache.data(for: url), let format = ImageFormat.sniff(data) {
                 operation.finish(with: .success(ImageResponse(url: url, data: data, format: format, source: .disk)))
                 return
             }

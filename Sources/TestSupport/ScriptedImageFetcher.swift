@@ -45,12 +45,10 @@ public final class ScriptedImageFetcher: ImageFetching {
         state = NIOLockedValueBox(State(gated: gated))
     }
 
-    /// A minimal valid JPEG (signature and end marker), `size` bytes long.
+    /// A small real JPEG (it passes the whole-image check), `size` bytes
+    /// long when that is over `TinyJPEG.minimumSize`.
     public static func jpeg(size: Int = 64, fill: UInt8 = 0x42) -> Data {
-        var data = Data([0xFF, 0xD8, 0xFF, 0xE0])
-        data.append(Data(repeating: fill, count: max(0, size - 6)))
-        data.append(contentsOf: [0xFF, 0xD9])
-        return data
+        TinyJPEG.make(size: size, fill: fill)
     }
 
     // MARK: - Scripting

@@ -6,6 +6,7 @@ import FlickrService
 import Networking
 import Foundation
 import Glibc
+import ImageCodecs
 import Sandbox
 import TerminalUI
 
@@ -144,7 +145,7 @@ func runGrid(_ arguments: Arguments) async throws {
     var thumbnails: [Thumbnail] = []
     for path in arguments.positional {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let size = try? JPEGDecoder.dimensions(of: data)
+        let size = try? ImageDecoder.dimensions(of: data)
         thumbnails.append(Thumbnail(
             data: data, cacheKey: path, aspectRatio: size.map { Double($0.width) / Double($0.height) },
             title: URL(fileURLWithPath: path).lastPathComponent))

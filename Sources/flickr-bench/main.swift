@@ -6,6 +6,8 @@
 //   enter     Enter -> page header in the interactive app
 //   preheat   Enter on a prefetched, pre-rendered page -> its last thumbnail
 //   relaunch  launch with a saved session -> its whole page painted
+//   validate  the whole-image check's cost per file, beside a full decode
+//   warm      Enter on a search whose images are in the disk cache -> its last thumbnail
 
 import Foundation
 
@@ -38,6 +40,10 @@ let usage = """
       Times Enter on a prefetched page to its last thumbnail row (real pty, symbols).
            flickr-bench relaunch --flickr PATH [--columns W] [--rows H] [--runs N]
       Times a launch with a saved session to its whole page painted, and counts requests.
+           flickr-bench warm --flickr PATH [--columns W] [--rows H] [--runs N] [--query Q]
+      Times Enter on a search whose thumbnails are in the disk cache (no latency) to its last thumbnail.
+           flickr-bench validate [--runs N] FILE...
+      Times the whole-image check (ImageDecoder.validate) of the files, beside a full decode.
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -102,6 +108,10 @@ do {
         try await runPreheat(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs"]))
     case "relaunch":
         try await runRelaunch(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs"]))
+    case "validate":
+        try runValidate(Arguments(rest, flags: ["--runs"]))
+    case "warm":
+        try await runWarm(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--query"]))
     case "-h", "--help":
         print(usage)
     default:

@@ -33,12 +33,15 @@ public struct DownloadFolder: Sendable {
         }
     }
 
-    /// Whether a file `name` is already there and is a complete image (a
-    /// file cut short by an earlier run is fetched again).
-    func hasCompleteImage(named name: String) -> Bool {
-        let target = url.appendingPathComponent(name, isDirectory: false)
-        guard let data = try? Data(contentsOf: target, options: .mappedIfSafe) else { return false }
-        return ImageFormat.isComplete(data)
+    /// Whether `baseName` is already saved as a whole image under the
+    /// extension its bytes call for (a file cut short by an earlier run, or
+    /// one whose name does not match its bytes, is fetched again).
+    func hasCompleteImage(baseName: String) -> Bool {
+        ImageFormat.allCases.contains { format in
+            let target = url.appendingPathComponent(Self.fileName(baseName, format: format), isDirectory: false)
+            guard let data = try? Data(contentsOf: target, options: .mappedIfSafe) else { return false }
+            return ImageFormat.sniff(data) == format && ImageFormat.isComplete(data)
+        }
     }
 
     /// Writes under a temporary name and renames, so no reader ever sees half a file.
@@ -49,11 +52,21 @@ public struct DownloadFolder: Sendable {
 
     /// `{id}_{secret}_{suffix}.jpg` as Flickr names them (the 500 px size has
     /// no suffix); without a secret (other providers) `{id}_{suffix}.jpg`.
-    public static func fileName(for photo: Photo, size: PhotoSize) -> String {
+    /// The extension is the format's, told by the bytes, never by the URL.
+    public static func fileName(for photo: Photo, size: PhotoSize, format: ImageFormat = .jpeg) -> String {
+        fileName(baseName(for: photo, size: size), format: format)
+    }
+
+    /// The file name without its extension.
+    public static func baseName(for photo: Photo, size: PhotoSize) -> String {
         var parts = [safeComponent(photo.id)]
         if !photo.secret.isEmpty { parts.append(safeComponent(photo.secret)) }
         if let suffix = size.urlSuffix { parts.append(suffix) }
-        return parts.joined(separator: "_") + ".jpg"
+        return parts.joined(separator: "_")
+    }
+
+    static func fileName(_ baseName: String, format: ImageFormat) -> String {
+        baseName + "." + format.fileExtension
     }
 
     /// Ids and secrets come from the server: keep only characters that cannot

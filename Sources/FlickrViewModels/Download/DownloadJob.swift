@@ -176,8 +176,8 @@ public final class DownloadJob: Sendable {
     // MARK: - Images
 
     private func download(_ photo: Photo) {
-        let name = DownloadFolder.fileName(for: photo, size: request.size)
-        if files.hasCompleteImage(named: name) {
+        let name = DownloadFolder.baseName(for: photo, size: request.size)
+        if files.hasCompleteImage(baseName: name) {
             record(.kept)
             return
         }
@@ -209,7 +209,7 @@ public final class DownloadJob: Sendable {
                 return
             case .completed(.success(let response)):
                 do {
-                    try files.write(response.data, named: name)
+                    try files.write(response.data, named: DownloadFolder.fileName(name, format: response.format))
                     record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
                     record(.failed("\(name): \(userMessage(for: error))"))

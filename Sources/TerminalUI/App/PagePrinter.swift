@@ -24,6 +24,9 @@ final class PagePrinter {
     private let renderer: TerminalImageRenderer
     private weak var viewModel: FlickrViewModel?
     private let preheater = RenderPreheater()
+    /// The next page's cells, held back while a page prints: rendering them
+    /// at the same time would take cores from the page the person waits for.
+    private var heldPreheat: [ImageModel] = []
     private var tokens: [ObservationToken] = []
     /// Bumped when the results are replaced or the app stops: jobs of an
     /// older generation end at their next step.
@@ -54,6 +57,7 @@ final class PagePrinter {
     /// Drops every queued job (a new query replaced the results).
     func discardPending() {
         generation += 1
+        heldPreheat = []
         preheater.cancel()
         tasks.cancelAll()
     }
@@ -115,6 +119,7 @@ final class PagePrinter {
             await task.value
             guard let self, self.lastJob == task else { return }
             self.lastJob = nil
+            if !self.heldPreheat.isEmpty { self.preheat(self.heldPreheat) }
             self.onIdle()
         }
     }
@@ -151,7 +156,8 @@ final class PagePrinter {
     /// Renders the prefetched next page ahead, with the layout it would be
     /// printed with now.
     private func preheat(_ cells: [ImageModel]) {
-        guard !cells.isEmpty else { return }
+        heldPreheat = isIdle ? [] : cells
+        guard !cells.isEmpty, isIdle else { return }
         preheater.start(cells, geometry: geometry(for: cells), renderer: renderer)
     }
 

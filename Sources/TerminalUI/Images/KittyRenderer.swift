@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// Kitty mode: images are sent once, as PNG, and shown by id.
 ///
 /// A rendering carries two parts: its `kittyUpload` (the image data, written

@@ -1,4 +1,5 @@
 import CChafa
+import ImageCodecs
 
 /// Sixel mode with a byte budget: a sixel image is one DCS string the
 /// terminal must take whole (tmux accepts about 1 MiB per sequence), and a

@@ -1,7 +1,8 @@
 import CChafa
 import Foundation
+import ImageCodecs
 
-/// Turns JPEG bytes into terminal output with libchafa, for one resolved
+/// Turns image bytes (JPEG, PNG, GIF or WebP) into terminal output with libchafa, for one resolved
 /// `TerminalGraphics`, and keeps what it rendered in a bounded LRU cache.
 ///
 /// Thread-safe: every render builds its own chafa symbol map, config and
@@ -59,9 +60,9 @@ public final class TerminalImageRenderer: Sendable {
             return RenderedImage(columns: 0, rows: 0, mode: .none, content: .symbols([]))
         }
         let box = Self.clampedBox(columns: columns, rows: rows)
-        let header = try JPEGDecoder.dimensions(of: data)
+        let header = try ImageDecoder.dimensions(of: data)
         let geometry = fittedGeometry(width: header.width, height: header.height, columns: box.columns, rows: box.rows)
-        let decoded = try JPEGDecoder.decode(data, fitting: pixelSize(for: geometry))
+        let decoded = try ImageDecoder.decode(data, fitting: pixelSize(for: geometry))
         let image = draw(decoded, columns: geometry.columns, rows: geometry.rows)
         cache.insert(image, for: key)
         return image

@@ -1,6 +1,7 @@
 import Binding
 import FlickrViewModels
 import Foundation
+import ImageCodecs
 
 /// What one cell's picture area will show, captured from its `ImageModel`
 /// on the main actor so the decoding and rendering can run on any core.

@@ -1,5 +1,6 @@
 import Binding
 import FlickrViewModels
+import ImageCodecs
 
 /// Renders the pictures of the prefetched next page in the background as
 /// their bytes arrive, so Enter prints that page from the render cache

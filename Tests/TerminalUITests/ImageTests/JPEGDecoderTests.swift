@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import ImageCodecs
 @testable import TerminalUI
+import Testing
 
 @Suite("JPEGDecoder")
 struct JPEGDecoderTests {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+import ImageCodecs
 @testable import TerminalUI
+import Testing
 
 @Suite("TerminalImageRenderer")
 struct TerminalImageRendererTests {
@@ -126,7 +127,7 @@ struct TerminalImageRendererTests {
         #expect(throws: ImageDecodeError.truncated) {
             try renderer.render(Data(data.prefix(data.count / 2)), cacheKey: "t", columns: 20, rows: 10)
         }
-        #expect(throws: ImageDecodeError.notJPEG) {
+        #expect(throws: ImageDecodeError.notAnImage) {
             try renderer.render(Data("<html>".utf8), cacheKey: "n", columns: 20, rows: 10)
         }
         #expect(renderer.cachedCount == 0)

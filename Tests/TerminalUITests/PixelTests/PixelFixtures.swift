@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 @testable import TerminalUI
 
 /// Pixels and parsed kitty commands for the pixel-protocol tests.

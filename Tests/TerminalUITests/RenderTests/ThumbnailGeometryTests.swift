@@ -1,6 +1,7 @@
 import Foundation
-import Testing
+@testable import ImageCodecs
 @testable import TerminalUI
+import Testing
 
 /// How big a thumbnail is drawn, how many source pixels it is decoded at,
 /// and how a row of differently shaped photos is laid out.

@@ -12,13 +12,19 @@ public struct DecodedImage: Sendable {
     /// Size stored in the file, before the scaled decode.
     public let sourceWidth: Int
     public let sourceHeight: Int
+    /// The file format the pixels came from; nil for pixels made in memory.
+    public let format: ImageFileFormat?
 
-    public init(width: Int, height: Int, rgba: [UInt8], sourceWidth: Int, sourceHeight: Int) {
+    public init(
+        width: Int, height: Int, rgba: [UInt8], sourceWidth: Int, sourceHeight: Int,
+        format: ImageFileFormat? = nil
+    ) {
         self.width = width
         self.height = height
         self.rgba = rgba
         self.sourceWidth = sourceWidth
         self.sourceHeight = sourceHeight
+        self.format = format
     }
 }
 
@@ -37,6 +43,11 @@ public enum ImageDecodeError: Error, Sendable, Equatable, CustomStringConvertibl
     case corrupt(String)
     /// Dimensions beyond what we are willing to allocate for.
     case tooLarge(width: Int, height: Int)
+    /// None of the formats `ImageDecoder` reads (JPEG, PNG, GIF, WebP).
+    case notAnImage
+    /// A PNG, GIF or WebP its library rejected (cut short or damaged); the
+    /// text is the library's reason.
+    case damaged(ImageFileFormat, String)
 
     public var description: String {
         switch self {
@@ -46,6 +57,8 @@ public enum ImageDecodeError: Error, Sendable, Equatable, CustomStringConvertibl
         case .truncated: "truncated JPEG"
         case .corrupt(let reason): "corrupt JPEG: \(reason)"
         case .tooLarge(let width, let height): "image too large (\(width)×\(height))"
+        case .notAnImage: "not a JPEG, PNG, GIF or WebP image"
+        case .damaged(let format, let reason): "damaged \(format.name): \(reason)"
         }
     }
 }
@@ -97,7 +110,29 @@ public enum JPEGDecoder {
             }
             return DecodedImage(
                 width: width, height: height, rgba: pixels,
-                sourceWidth: header.width, sourceHeight: header.height)
+                sourceWidth: header.width, sourceHeight: header.height, format: .jpeg)
+        }
+    }
+
+    /// Checks that `data` is a whole JPEG by decoding all of it at the
+    /// smallest scale (1/8: every coefficient is still read, so a cut or a
+    /// hole shows, but almost no pixels are made). Unlike `decode`, any
+    /// warning fails: a JPEG whose middle is missing only warns.
+    public static func validate(_ data: Data) throws(ImageDecodeError) {
+        try withJPEGBytes(data) { handle, bytes throws(ImageDecodeError) in
+            let header = try readHeader(handle: handle, bytes: bytes)
+            let factor = reducingFactors[0]
+            let width = scaled(header.width, factor)
+            let height = scaled(header.height, factor)
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            let flags = TJFLAG_FASTDCT | TJFLAG_FASTUPSAMPLE | TJFLAG_STOPONWARNING
+            let status = pixels.withUnsafeMutableBufferPointer { output in
+                tjDecompress2(
+                    handle, bytes.baseAddress, UInt(bytes.count), output.baseAddress,
+                    Int32(width), Int32(width * 4), Int32(height),
+                    Int32(TJPF_RGBA.rawValue), flags)
+            }
+            if status != 0 { throw classify(message: errorMessage(handle)) }
         }
     }
 
