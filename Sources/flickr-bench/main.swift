@@ -6,6 +6,7 @@
 //   enter     Enter -> page header in the interactive app
 //   preheat   Enter on a prefetched, pre-rendered page -> its last thumbnail
 //   relaunch  launch with a saved session -> its whole page painted
+//   stall     share of healthy thumbnails drawn soon after Enter, 10 % of images stalling
 
 import Foundation
 
@@ -38,6 +39,8 @@ let usage = """
       Times Enter on a prefetched page to its last thumbnail row (real pty, symbols).
            flickr-bench relaunch --flickr PATH [--columns W] [--rows H] [--runs N]
       Times a launch with a saved session to its whole page painted, and counts requests.
+           flickr-bench stall --flickr PATH [--columns W] [--rows H] [--runs N] [--window-ms MS]
+      Share of a page's healthy thumbnails drawn within MS of Enter while 10 % of images stall.
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -102,6 +105,8 @@ do {
         try await runPreheat(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs"]))
     case "relaunch":
         try await runRelaunch(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs"]))
+    case "stall":
+        try await runStall(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--window-ms"]))
     case "-h", "--help":
         print(usage)
     default:
