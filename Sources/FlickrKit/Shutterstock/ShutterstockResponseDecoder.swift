@@ -68,7 +68,8 @@ public enum ShutterstockResponseDecoder {
             throw .malformedResponse("`\(name)` is \(value.summary), not a whole number.")
         }
         guard number >= minimum else { throw .malformedResponse("`\(name)` is \(number); it should be at least \(minimum).") }
-        return number
+        // A count from outside may be near Int.max; arithmetic on it must not trap.
+        return min(number, FlickrResponseDecoder.largestCount)
     }
 
     private static func image(from item: FlickrWireValue) -> ShutterstockImage? {
