@@ -15,7 +15,7 @@ extension ImageModel {
     /// settles: no polling delay.
     public static func settle(
         _ row: [ImageModel], watching watched: [ImageModel], orQuietFor quiet: Duration,
-        stalledAfter: Duration = .seconds(1)
+        stalledAfter: Duration = .milliseconds(600)
     ) async -> [ImageModel] {
         let wait = SettleWait(row: row, quiet: quiet, stalledAfter: stalledAfter)
         if !wait.isDone {

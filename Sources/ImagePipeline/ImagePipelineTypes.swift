@@ -21,7 +21,7 @@ public struct ImagePipelineConfiguration: Sendable {
     /// ends through the fetcher's idle timeout), so a stalled server cannot
     /// hold the healthy transfers back. At most `maxConcurrentDownloads`
     /// transfers are set aside so. `nil`: a transfer keeps its slot to the end.
-    public var quietTransferPeriod: Duration? = .milliseconds(750)
+    public var quietTransferPeriod: Duration? = .milliseconds(500)
     /// Memory cache limits: total bytes of image data, and number of images.
     public var memoryCostLimit = 20 << 20
     public var memoryCountLimit = 200

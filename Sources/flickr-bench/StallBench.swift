@@ -26,6 +26,7 @@ func waitForSettledCounters(_ sandbox: SandboxHarness, reading terminal: RawTerm
     throw BenchError.failed("the sandbox never settled (\(last))")
 }
 
+/// Assumes the 3-column grid of a 120-column terminal, 30 results a page.
 func runStall(_ arguments: Arguments) async throws {
     let flickr = try arguments.required("--flickr")
     let runs = try arguments.positive("--runs", default: 3)
@@ -55,9 +56,11 @@ func runStall(_ arguments: Arguments) async throws {
             terminal.write("\r")
             terminal.pause(window)
             let output = terminal.bytes[mark...]
-            // A row is drawn with its labels ("\nN title"); a stalled cell's
-            // label comes with its placeholder, so it is taken off below.
-            let labelled = (1...30).filter { output.firstRange(of: Array("\n\($0) ".utf8)) != nil }.count
+            // A row is drawn with its label line, which starts with its
+            // first cell's number ("\n1 title   2 title   3 title"); a stalled
+            // cell's label comes with its placeholder, so those are taken off below.
+            let rowsDrawn = stride(from: 1, through: 30, by: 3).filter { output.firstRange(of: Array("\n\($0) ".utf8)) != nil }.count
+            let labelled = rowsDrawn * 3
             try await waitForSettledCounters(sandbox, reading: terminal)
             let requests = try await sandbox.requestLog().dropFirst(before)
             let stalled = requests.filter { $0.kind == "image" && $0.endedAt == nil && $0.startedAt >= startedAt }.count
