@@ -68,8 +68,7 @@ public enum ShutterstockResponseDecoder {
             throw .malformedResponse("`\(name)` is \(value.summary), not a whole number.")
         }
         guard number >= minimum else { throw .malformedResponse("`\(name)` is \(number); it should be at least \(minimum).") }
-        // A count from outside may be near Int.max; arithmetic on it must not trap.
-        return min(number, FlickrResponseDecoder.largestCount)
+        return number
     }
 
     private static func image(from item: FlickrWireValue) -> ShutterstockImage? {
