@@ -52,20 +52,25 @@ func runStall(_ arguments: Arguments) async throws {
             terminal.write(query)
             terminal.pause(.milliseconds(300))
             let mark = terminal.mark()
-            let startedAt = Date().timeIntervalSince1970
             terminal.write("\r")
             terminal.pause(window)
             let output = terminal.bytes[mark...]
             // A row is drawn with its label line, which starts with its
-            // first cell's number ("\n1 title   2 title   3 title"); a stalled
-            // cell's label comes with its placeholder, so those are taken off below.
-            let rowsDrawn = stride(from: 1, through: 30, by: 3).filter { output.firstRange(of: Array("\n\($0) ".utf8)) != nil }.count
-            let labelled = rowsDrawn * 3
+            // first cell's number ("\n1 title   2 title   3 title").
+            let drawnRows = Set(stride(from: 0, to: 30, by: 3).filter { output.firstRange(of: Array("\n\($0 + 1) ".utf8)) != nil })
             try await waitForSettledCounters(sandbox, reading: terminal)
-            let requests = try await sandbox.requestLog().dropFirst(before)
-            let stalled = requests.filter { $0.kind == "image" && $0.endedAt == nil && $0.startedAt >= startedAt }.count
-            let stalledPhotos = min(stalled, 30)
-            shares.append((max(0, labelled - stalledPhotos), 30 - stalledPhotos))
+            // Which of the page's photos stalled: their image requests are still open.
+            let open = Set(try await sandbox.requestLog().dropFirst(before)
+                .filter { $0.kind == "image" && $0.endedAt == nil }
+                .map { String($0.path.prefix { $0 != "?" }) })
+            let results = sandbox.catalog.search(text: query, sort: .relevance).prefix(30)
+            let stalledCells = Set(results.enumerated().compactMap { position, index in
+                SandboxImageSize.allCases.contains { open.contains(sandbox.catalog.photo(at: index).imagePath($0)) } ? position : nil
+            })
+            let healthyDrawn = (0..<results.count).filter { drawnRows.contains($0 / 3 * 3) && !stalledCells.contains($0) }.count
+            shares.append((healthyDrawn, results.count - stalledCells.count))
+            let labelled = drawnRows.count * 3
+            let stalledPhotos = stalledCells.count
             FileHandle.standardError.write(Data("stall run \(run + 1): \(labelled) of 30 cells drawn, \(stalledPhotos) stalled\n".utf8))
         }
         terminal.write("/quit\r")
