@@ -172,6 +172,23 @@ def soak(arguments, rng, workdir, sandbox):
             app.reap(block=True)
 
 
+def plateau_growth(samples, duration):
+    """RSS growth over the run's last 5 minutes (its second half when shorter):
+    the median of the first and of the last 30 s of that window, so one
+    sample's spike decides nothing. Returns (window s, first KB, last KB, %)."""
+    if len(samples) < 4:
+        return None
+    window = min(300.0, duration / 2)
+    end = samples[-1][0]
+    begin = end - window
+    head = sorted(kb for t, kb in samples if begin <= t <= begin + 30)
+    tail = sorted(kb for t, kb in samples if t >= end - 30)
+    if not head or not tail:
+        return None
+    first, last = head[len(head) // 2], tail[len(tail) // 2]
+    return window, first, last, (last - first) * 100.0 / first
+
+
 def drive(arguments, rng, sandbox, app, faults, segment):
     if not app.pump(60, lambda out: b"page 1 of" in out):
         print("soak: the app never showed its first page", file=sys.stderr)
@@ -180,6 +197,8 @@ def drive(arguments, rng, sandbox, app, faults, segment):
     print(f"seed {arguments.seed}; faults in turn: {', '.join(faults)} ({segment:.0f} s each)")
     rss_start = app.rss_kb()
     rss_peak = rss_start or 0
+    # (seconds since start, KB) for the plateau check.
+    rss_samples = []
     counts = {name: 0 for name, _ in ACTIONS}
     restarts = 0
     start = time.monotonic()
@@ -217,7 +236,9 @@ def drive(arguments, rng, sandbox, app, faults, segment):
         rss = app.rss_kb()
         if rss:
             rss_peak = max(rss_peak, rss)
+            rss_samples.append((time.monotonic() - start, rss))
     crashes = 0 if app.alive() else 1
+    growth = plateau_growth(rss_samples, arguments.minutes * 60)
     # Let every operation end: cancel what is pending, then ask the app.
     running = None
     if app.alive():
@@ -257,9 +278,15 @@ def drive(arguments, rng, sandbox, app, faults, segment):
     print("actions: " + ", ".join(f"{name} {count}" for name, count in counts.items()))
     print(f"crashes: {crashes}" + (f" (exit status {status}; {messages[:3]})" if crashes else ""))
     print(f"RSS: start {rss_start} KB, end {rss_end} KB, peak {rss_peak} KB")
+    if growth is None:
+        print("RSS plateau: not enough samples")
+    else:
+        window, first, last, percent = growth
+        print(f"RSS plateau: over the last {window / 60:.1f} min {first} KB -> {last} KB "
+              f"({percent:+.1f} %; must grow less than 10 %)")
     print(f"operations still running at the end: app {running if running is not None else 'unknown'} "
           f"(queued + running downloads), sandbox {in_flight} (responses in flight)")
-    if crashes or running != 0 or in_flight != 0:
+    if crashes or running != 0 or in_flight != 0 or (growth is not None and growth[3] >= 10):
         print(bytes(app.output[-1500:]).decode(errors="replace"), file=sys.stderr)
         return 1
     return 0

@@ -69,7 +69,10 @@ extension PhotoProvider {
     /// The last page worth asking for, given the service's cap.
     public func lastServedPage(pages: Int, perPage: Int) -> Int {
         guard let maxResults, perPage > 0 else { return pages }
-        return min(pages, (maxResults + perPage - 1) / perPage)
+        // Divide before adding: `pages` and `perPage` may come from outside,
+        // as large as Int.max.
+        let served = maxResults / perPage + (maxResults % perPage == 0 ? 0 : 1)
+        return min(pages, served)
     }
 
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {

@@ -48,6 +48,12 @@ public final class FlickrViewModel {
     let pipeline: ImageDownloadManager
     var provider: any PhotoProvider
     var perPage: Int
+    /// The page size of a restored session while its query is shown: its
+    /// next pages must be asked with the size its first ones were.
+    private var restoredPerPage: Int?
+    /// The result number the first cell gets (a restored session goes on
+    /// with its own numbering).
+    private var firstNumber = 1
     var factory: ImageModelFactory
     private let prefetcher = PagePrefetcher()
     var session: SessionPersistence?
@@ -96,9 +102,9 @@ public final class FlickrViewModel {
 
     /// A page request or downloads are under way (what Ctrl-C would cancel).
     public var hasPendingWork: Bool {
-        if activity.value != .idle || prefetcher.isActive { return true }
+        if activity.value != .idle || prefetcher.isFetching { return true }
         if detail?.state.value.isPending == true { return true }
-        return cells.contains { $0.state.value.isPending }
+        return (cells + prefetchedCells.value).contains { $0.state.value.isPending }
     }
 
     public func statistics() -> DownloadStatistics { factory.statistics() }
@@ -152,7 +158,7 @@ public final class FlickrViewModel {
     @discardableResult
     public func cancel() -> Int {
         let hadPageRequest = activity.value != .idle
-        let count = stopPending(includingDetail: true)
+        let count = stopPending(includingDetail: true, keepingPrefetched: true)
         activitySource.value = .idle
         if count == 0 && !hadPageRequest {
             noticeSource.value = .info("Nothing to cancel.")
@@ -190,7 +196,7 @@ public final class FlickrViewModel {
             } else {
                 noticeSource.value = .error(all.isEmpty
                     ? "No results yet: search first, then /open a result number."
-                    : "No result \(number): results 1–\(all.count) are loaded.")
+                    : "No result \(number): results \(all[0].number)–\(all[all.count - 1].number) are loaded.")
             }
             return nil
         }
@@ -217,6 +223,8 @@ public final class FlickrViewModel {
             generation += 1
             querySource.value = saved.query
             if case .search(let query) = saved.query { standingFilters = query.filters }
+            restoredPerPage = saved.perPage
+            firstNumber = saved.firstNumber
             for page in saved.pages { publish(page, cells: nil, restored: true) }
             return true
         case .success(nil), nil:
@@ -239,19 +247,24 @@ public final class FlickrViewModel {
     /// results (and of the opened photo's large image, when asked); what
     /// they would still deliver is dropped. Returns how many downloads of
     /// the results and the opened photo were cancelled.
+    /// A next page that has already arrived is kept when asked (`/cancel`
+    /// keeps finished work); only its pending downloads stop.
     @discardableResult
-    func stopPending(includingDetail: Bool) -> Int {
+    func stopPending(includingDetail: Bool, keepingPrefetched: Bool = false) -> Int {
         generation += 1
         pageTask?.cancel()
         pageTask = nil
-        prefetcher.drop()
+        let prefetched = keepingPrefetched ? prefetcher.keepIfArrived() : []
+        if prefetched.isEmpty { prefetcher.drop() }
         let opened = includingDetail ? detail.map { [$0] } ?? [] : []
-        return factory.reset(cells + opened)
+        return factory.reset(cells + prefetched + opened, keeping: includingDetail ? nil : detail)
     }
 
     func start(_ newQuery: ResultQuery) {
         // The opened photo stays: a new query does not close it.
         stopPending(includingDetail: false)
+        restoredPerPage = nil
+        firstNumber = 1
         failedPage = nil
         cellTokens.removeAll()
         progressSource.value = DownloadProgress()
@@ -278,7 +291,7 @@ public final class FlickrViewModel {
         let expected = generation
         activitySource.value = .loading(query, page: number)
         let provider = self.provider
-        let perPage = self.perPage
+        let perPage = pageSize
         pageTask = Task { [weak self] in
             guard let prefetcher = self?.prefetcher else { return }
             let arrival: Arrival
@@ -316,7 +329,7 @@ public final class FlickrViewModel {
         for previous in cells where previous.state.value.isPending {
             previous.setPriority(.low)
         }
-        let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: cells.count + 1)
+        let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: nextNumber)
         let result = ResultPage(
             source: provider.displayName, number: page.page, pages: page.pages,
             lastServedPage: provider.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1)),
@@ -350,14 +363,14 @@ public final class FlickrViewModel {
               let query = query.value, let last = pages.value.last
         else { return }
         let provider = self.provider
-        let perPage = self.perPage
+        let perPage = pageSize
         let number = last.number + 1
         prefetcher.start(
             number: number,
             fetch: { try await query.page(number, perPage: perPage, from: provider) },
             makeCells: { [weak self] page in
                 guard let self else { return [] }
-                return self.factory.cells(for: page.photos, startingAt: self.cells.count + 1)
+                return self.factory.cells(for: page.photos, startingAt: self.nextNumber)
             })
     }
 
@@ -370,6 +383,12 @@ public final class FlickrViewModel {
 
     func saveSession() {
         guard let query = query.value else { return }
-        session?.save(query, pages: pages.value, perPage: perPage)
+        session?.save(query, pages: pages.value, perPage: pageSize)
     }
+
+    /// The page size the shown query is paged with.
+    private var pageSize: Int { restoredPerPage ?? perPage }
+
+    /// The result number of the next cell made.
+    private var nextNumber: Int { cells.last.map { $0.number + 1 } ?? firstNumber }
 }

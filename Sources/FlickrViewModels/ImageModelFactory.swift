@@ -59,10 +59,11 @@ final class ImageModelFactory {
     /// Stops every download of `cells`. Every transfer is cancelled in one
     /// step first: cancelling cell by cell would free download slots that
     /// the pipeline refills from its queue, starting requests that are then
-    /// cancelled at once. Returns how many cells had a download pending.
+    /// cancelled at once. The transfer of `kept` (an opened photo that
+    /// stays open) goes on. Returns how many cells had a download pending.
     @discardableResult
-    func reset(_ cells: [ImageModel]) -> Int {
-        pipeline.cancelAll()
+    func reset(_ cells: [ImageModel], keeping kept: ImageModel? = nil) -> Int {
+        pipeline.cancelAll(sparing: Set(kept?.url.map { [$0] } ?? []))
         return cells.reduce(0) { count, cell in cell.cancel() ? count + 1 : count }
     }
 

@@ -51,9 +51,19 @@ public struct ListingJob: Sendable {
 
     /// - Throws: the provider's error, worded for a person, as `ListingError`.
     public func run(provider: any PhotoProvider, thumbnailSize: PhotoSize = .square150, into sink: some ListingSink) async throws(ListingError) {
+        // The last page asked for; `pages` may be as large as Int.max.
+        let (sum, overflow) = firstPage.addingReportingOverflow(max(pages, 1) - 1)
+        let lastWanted = overflow ? Int.max : sum
+        // Past the provider's cap Flickr answers with page 1 again: refuse
+        // rather than print those photos under the wrong page number.
+        let lastServed = provider.lastServedPage(pages: Int.max, perPage: perPage)
+        if firstPage > lastServed, let cap = provider.maxResults {
+            throw ListingError(message: "\(provider.displayName) serves only the first \(cap) results of a query: "
+                + "at \(perPage) per page that is pages 1–\(lastServed), so page \(firstPage) cannot be listed.")
+        }
         var index = 0
         var number = firstPage
-        while number < firstPage + pages {
+        while number <= lastWanted {
             let result: PhotoPage
             do {
                 result = try await query.page(number, perPage: perPage, from: provider)
@@ -74,7 +84,7 @@ public struct ListingJob: Sendable {
             }
             let last = provider.lastServedPage(pages: result.pages, perPage: perPage)
             if number >= last {
-                if number < firstPage + pages - 1 {
+                if number < lastWanted {
                     sink.note(last < result.pages
                         ? "Stopped after page \(number): \(provider.displayName) serves only the first \(provider.maxResults ?? result.total) results."
                         : "Stopped after page \(number), the last page.")

@@ -39,6 +39,11 @@ final class PagePrefetcher {
     /// A prefetch is under way or waiting to be taken.
     var isActive: Bool { entry != nil }
 
+    /// The page request is under way.
+    var isFetching: Bool {
+        if let entry, case .fetching = entry.phase { true } else { false }
+    }
+
     /// The cells of the page that has arrived and waits to be taken; empty
     /// while fetching, after taking, and after a drop.
     var readyCells: Observable<[ImageModel]> { readySource }
@@ -81,6 +86,13 @@ final class PagePrefetcher {
         entry = nil
         if case .ready(let prefetched) = finished.phase { return prefetched }
         return nil
+    }
+
+    /// The cells of the page if it has arrived (it stays, to be taken);
+    /// empty, and nothing kept, while it is still being fetched.
+    func keepIfArrived() -> [ImageModel] {
+        guard let entry, case .ready(let prefetched) = entry.phase else { return [] }
+        return prefetched.cells
     }
 
     /// Cancels the prefetch and its downloads. Returns the cells it dropped.

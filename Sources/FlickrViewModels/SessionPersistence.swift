@@ -19,8 +19,18 @@ final class SessionPersistence {
         self.onSaveFailure = onSaveFailure
     }
 
+    /// What a saved session brings back: its query and pages, the result
+    /// number of its first photo, and the page size its pages were asked
+    /// with (the next page must be asked with the same one).
+    struct Restored {
+        var query: ResultQuery
+        var pages: [PhotoPage]
+        var firstNumber: Int
+        var perPage: Int
+    }
+
     /// The saved query and pages of this provider, nil when there are none.
-    func restore() -> Result<(query: ResultQuery, pages: [PhotoPage])?, SessionStore.LoadError> {
+    func restore() -> Result<Restored?, SessionStore.LoadError> {
         switch store.load() {
         case .failure(let error):
             return .failure(error)
@@ -28,7 +38,12 @@ final class SessionPersistence {
             return .success(nil)
         case .success(let snapshot?):
             guard snapshot.provider == providerName, !snapshot.pages.isEmpty else { return .success(nil) }
-            return .success((snapshot.query, snapshot.pages.map { rebased($0, savedBy: snapshot.provider) }))
+            // Numbers from a file are outside input: clamped before use.
+            let perPage = min(max(snapshot.pages[snapshot.pages.count - 1].perPage, 1), 500)
+            let firstNumber = min(max(snapshot.firstNumber ?? 1, 1), 1 << 31)
+            return .success(Restored(
+                query: snapshot.query, pages: snapshot.pages.map { rebased($0, savedBy: snapshot.provider) },
+                firstNumber: firstNumber, perPage: perPage))
         }
     }
 
@@ -42,7 +57,8 @@ final class SessionPersistence {
                 PhotoPage(
                     page: page.number, pages: page.pages, perPage: perPage, total: page.total,
                     photos: page.cells.map(\.photo))
-            })
+            },
+            firstNumber: loaded[0].cells[0].number)
         let store = self.store
         queue.async { [weak self] in
             do {

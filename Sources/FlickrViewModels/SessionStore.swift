@@ -15,12 +15,17 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     public var query: ResultQuery
     public var pages: [PhotoPage]
     public var savedAt: Date
+    /// The result number of the first photo of `pages` (pages before them
+    /// were dropped to keep the file small); nil in files saved before it
+    /// was kept, which numbered from 1.
+    public var firstNumber: Int?
 
-    public init(provider: String, query: ResultQuery, pages: [PhotoPage], savedAt: Date = Date()) {
+    public init(provider: String, query: ResultQuery, pages: [PhotoPage], savedAt: Date = Date(), firstNumber: Int? = nil) {
         self.provider = provider
         self.query = query
         self.pages = pages
         self.savedAt = savedAt
+        self.firstNumber = firstNumber
     }
 }
 
@@ -72,6 +77,10 @@ public struct SessionStore: Sendable {
     /// the old session intact.
     public func save(_ snapshot: SessionSnapshot) throws {
         var snapshot = snapshot
+        let dropped = snapshot.pages.dropLast(Self.maxPages)
+        if !dropped.isEmpty {
+            snapshot.firstNumber = (snapshot.firstNumber ?? 1) + dropped.reduce(0) { $0 + $1.photos.count }
+        }
         snapshot.pages = Array(snapshot.pages.suffix(Self.maxPages))
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970

@@ -12,7 +12,10 @@ import NIOConcurrencyHelpers
 /// - At most `maxConcurrentDownloads` transfers run; the rest wait in a queue
 ///   ordered by priority (high, normal, low), first come first served within
 ///   a priority. Queued operations that get cancelled never reach the network.
-///   An operation keeps one slot from start to end, retries included.
+///   An operation keeps one slot from start to end, retries included, unless
+///   it receives nothing for `quietTransferPeriod` while others wait: then
+///   it is set aside (it runs on but no longer counts against the limit),
+///   so a stalled server cannot hold back the healthy transfers.
 /// - Transient failures are retried a bounded number of times with backoff;
 ///   client errors and invalid images are not. Only complete, valid images
 ///   are cached.
@@ -39,8 +42,10 @@ public final class ImageDownloadManager: Sendable {
         /// The operation serving each URL; removed when it finishes or is cancelled.
         var operations: [URL: ImageDownloadOperation] = [:]
         var queue = DownloadQueue()
-        /// Operations holding a transfer slot, until their task returns.
+        /// Operations whose transfer task runs, until it returns.
         var running: Set<ObjectIdentifier> = []
+        /// Running operations set aside as quiet: they hold no slot.
+        var quiet: Set<ObjectIdentifier> = []
         /// Disk-cache lookups queued or reading, until their block returns.
         var diskLookups = 0
         var nextSequence = 0
@@ -140,12 +145,20 @@ public final class ImageDownloadManager: Sendable {
     /// ones aborted, and every pending request completes with `.cancelled`
     /// before this returns.
     public func cancelAll() {
+        cancelAll(sparing: [])
+    }
+
+    /// Cancels everything pending except the transfers of `spared` (an
+    /// opened photo's large image, which a new search does not end), in one
+    /// step, so no freed slot starts a queued transfer meanwhile.
+    public func cancelAll(sparing spared: Set<URL>) {
         let operations = state.withLockedValue { state in
-            defer {
-                state.operations.removeAll()
-                state.queue.removeAll()
+            let ending = state.operations.filter { !spared.contains($0.key) }
+            for (url, operation) in ending {
+                state.operations[url] = nil
+                state.queue.remove(operation)
             }
-            return Array(state.operations.values)
+            return Array(ending.values)
         }
         for operation in operations {
             operation.cancelEverySubscriber()
@@ -157,6 +170,7 @@ public final class ImageDownloadManager: Sendable {
             var statistics = state.statistics
             statistics.queued = state.queue.count
             statistics.running = state.running.count
+            statistics.quiet = state.quiet.count
             return statistics
         }
         if let failures = diskCache?.writeFailures() {
@@ -194,9 +208,9 @@ public final class ImageDownloadManager: Sendable {
     private func startReadyOperations() {
         let limit = max(1, configuration.maxConcurrentDownloads)
         state.withLockedValue { state in
-            while state.running.count < limit, let operation = state.queue.popFirst() {
-                // `start` only creates the operation's task; it calls nothing back.
-                if operation.start(with: fetcher, retries: retries) {
+            while state.running.count - state.quiet.count < limit, let operation = state.queue.popFirst() {
+                // `start` only creates the operation's tasks; it calls nothing back.
+                if operation.start(with: fetcher, retries: retries, quietPeriod: configuration.quietTransferPeriod) {
                     state.running.insert(ObjectIdentifier(operation))
                 }
             }
@@ -274,7 +288,34 @@ extension ImageDownloadManager: ImageDownloadOperationOwner {
     }
 
     func operationTransferDidEnd(_ operation: ImageDownloadOperation) {
-        let freed = state.withLockedValue { $0.running.remove(ObjectIdentifier(operation)) != nil }
+        let freed = state.withLockedValue { state in
+            let key = ObjectIdentifier(operation)
+            // A quiet operation's slot was freed when it was set aside.
+            let wasQuiet = state.quiet.remove(key) != nil
+            return state.running.remove(key) != nil && !wasQuiet
+        }
         if freed { startReadyOperations() }
+    }
+
+    func operationWentQuiet(_ operation: ImageDownloadOperation) -> Bool {
+        let limit = max(1, configuration.maxConcurrentDownloads)
+        enum Outcome { case over, keepsSlot, setAside }
+        let outcome = state.withLockedValue { state -> Outcome in
+            let key = ObjectIdentifier(operation)
+            guard state.running.contains(key), !state.quiet.contains(key) else { return .over }
+            // Only worth it when something waits; and set aside at most
+            // `limit`, so a server that stalls everything cannot make the
+            // connections grow without bound.
+            guard state.queue.count > 0, state.quiet.count < limit else { return .keepsSlot }
+            state.quiet.insert(key)
+            return .setAside
+        }
+        switch outcome {
+        case .over: return true
+        case .keepsSlot: return false
+        case .setAside:
+            startReadyOperations()
+            return true
+        }
     }
 }

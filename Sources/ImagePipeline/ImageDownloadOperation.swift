@@ -19,6 +19,10 @@ protocol ImageDownloadOperationOwner: AnyObject, Sendable {
     func operation(_ operation: ImageDownloadOperation, didReceiveBytes count: Int)
     /// The transfer task returned; the slot it held is free.
     func operationTransferDidEnd(_ operation: ImageDownloadOperation)
+    /// The running transfer received nothing for the quiet period. Returns
+    /// true when the operation need not report this again (set aside, or
+    /// over); false when it should look again later (nothing was waiting).
+    func operationWentQuiet(_ operation: ImageDownloadOperation) -> Bool
 }
 
 /// One transfer of one URL, shared by every requester (subscriber) of it.
@@ -54,6 +58,10 @@ final class ImageDownloadOperation: Sendable {
         var priority: DownloadPriority
         /// The task running the transfer, while it runs.
         var task: Task<Void, Never>?
+        /// Watches for a transfer that receives nothing, while it runs.
+        var watchdog: Task<Void, Never>?
+        /// When the running transfer started or last received bytes.
+        var lastActivity = ContinuousClock.now
 
         var isActive: Bool { phase == .pending || phase == .running }
 
@@ -106,6 +114,7 @@ final class ImageDownloadOperation: Sendable {
             else { return .none }
             if state.subscribers.isEmpty {
                 state.phase = .cancelled
+                state.watchdog?.cancel()
                 defer { state.task = nil }
                 return .cancelled(state.task)
             }
@@ -138,6 +147,7 @@ final class ImageDownloadOperation: Sendable {
         let ended = state.withLockedValue { state -> (subscribers: [Subscriber], task: Task<Void, Never>?)? in
             guard state.isActive else { return nil }
             state.phase = .cancelled
+            state.watchdog?.cancel()
             defer {
                 state.subscribers.removeAll()
                 state.task = nil
@@ -156,16 +166,40 @@ final class ImageDownloadOperation: Sendable {
 
     /// Starts the transfer in a task of its own; false when the operation is
     /// no longer pending (cancelled meanwhile). The owner may hold its lock.
-    func start(with fetcher: any ImageFetching, retries: RetryPolicy) -> Bool {
+    /// With a `quietPeriod`, the owner hears (`operationWentQuiet`) when the
+    /// transfer received nothing for that long.
+    func start(with fetcher: any ImageFetching, retries: RetryPolicy, quietPeriod: Duration? = nil) -> Bool {
         state.withLockedValue { state in
             guard state.phase == .pending else { return false }
             state.phase = .running
+            state.lastActivity = ContinuousClock.now
             state.task = Task(priority: state.priority.taskPriority) {
                 let result = await self.download(with: fetcher, retries: retries)
                 self.finish(with: result)
                 self.owner?.operationTransferDidEnd(self)
             }
+            if let quietPeriod {
+                state.watchdog = Task(priority: .utility) { await self.watchForQuiet(quietPeriod) }
+            }
             return true
+        }
+    }
+
+    /// Tells the owner each time the transfer has been silent for `period`,
+    /// until the owner has heard enough or the transfer ends.
+    private func watchForQuiet(_ period: Duration) async {
+        let clock = ContinuousClock()
+        while !Task.isCancelled {
+            let since = state.withLockedValue { $0.phase == .running ? $0.lastActivity : nil }
+            guard let since else { return }
+            let remaining = period - (clock.now - since)
+            if remaining > .zero {
+                try? await Task.sleep(for: remaining)
+                continue
+            }
+            if owner?.operationWentQuiet(self) ?? true { return }
+            // Nothing was waiting for the slot; ask again soon.
+            try? await Task.sleep(for: period / 4)
         }
     }
 
@@ -176,6 +210,8 @@ final class ImageDownloadOperation: Sendable {
             guard state.isActive else { return nil }
             state.phase = .finished
             state.task = nil
+            state.watchdog?.cancel()
+            state.watchdog = nil
             defer { state.subscribers.removeAll() }
             return state.subscribers.values.map(\.subscriber)
         }
@@ -187,7 +223,10 @@ final class ImageDownloadOperation: Sendable {
     }
 
     private func broadcastProgress(received: Int, expected: Int?) {
-        let subscribers = state.withLockedValue { $0.subscribers.values.map(\.subscriber) }
+        let subscribers = state.withLockedValue { state in
+            state.lastActivity = ContinuousClock.now
+            return state.subscribers.values.map(\.subscriber)
+        }
         for subscriber in subscribers {
             subscriber.progress(received: received, expected: expected)
         }
@@ -196,7 +235,7 @@ final class ImageDownloadOperation: Sendable {
     /// Fetches the bytes, retrying transient failures with growing pauses,
     /// and checks that they form a whole image. A transfer that stalls ends
     /// when the fetcher's idle timeout fires, and is retried like any other
-    /// time-out; the operation keeps its one slot throughout.
+    /// time-out; meanwhile the owner may stop counting it against its limit.
     private func download(with fetcher: any ImageFetching, retries: RetryPolicy) async -> Result<ImageResponse, ImageLoadError> {
         let data: Data
         do {

@@ -16,6 +16,12 @@ public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
 public struct ImagePipelineConfiguration: Sendable {
     /// Transfers running at once; the rest wait in the priority queue.
     public var maxConcurrentDownloads = 6
+    /// A running transfer that receives nothing for this long while others
+    /// wait stops counting against `maxConcurrentDownloads` (it goes on, and
+    /// ends through the fetcher's idle timeout), so a stalled server cannot
+    /// hold the healthy transfers back. At most `maxConcurrentDownloads`
+    /// transfers are set aside so. `nil`: a transfer keeps its slot to the end.
+    public var quietTransferPeriod: Duration? = .milliseconds(500)
     /// Memory cache limits: total bytes of image data, and number of images.
     public var memoryCostLimit = 20 << 20
     public var memoryCountLimit = 200
@@ -86,7 +92,10 @@ public enum ImageLoadEvent: Sendable {
 /// manager was created.
 public struct ImagePipelineStatistics: Sendable, Equatable {
     public var queued = 0
+    /// Transfers under way, quiet ones included.
     public var running = 0
+    /// Running transfers set aside because they received nothing for a while.
+    public var quiet = 0
     /// Transfers that completed with a valid image.
     public var done = 0
     /// Transfers that ended in an error (after retries).

@@ -8,6 +8,7 @@
 //   relaunch  launch with a saved session -> its whole page painted
 //   validate  the whole-image check's cost per file, beside a full decode
 //   warm      Enter on a search whose images are in the disk cache -> its last thumbnail
+//   stall     share of healthy thumbnails drawn soon after Enter, 10 % of images stalling
 
 import Foundation
 
@@ -44,6 +45,8 @@ let usage = """
       Times Enter on a search whose thumbnails are in the disk cache (no latency) to its last thumbnail.
            flickr-bench validate [--runs N] FILE...
       Times the whole-image check (ImageDecoder.validate) of the files, beside a full decode.
+           flickr-bench stall --flickr PATH [--columns W] [--rows H] [--runs N] [--window-ms MS]
+      Share of a page's healthy thumbnails drawn within MS of Enter while 10 % of images stall.
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -112,6 +115,8 @@ do {
         try runValidate(Arguments(rest, flags: ["--runs"]))
     case "warm":
         try await runWarm(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--query"]))
+    case "stall":
+        try await runStall(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--window-ms"]))
     case "-h", "--help":
         print(usage)
     default:

@@ -51,6 +51,10 @@ import TestSupport
         func operationTransferDidEnd(_ operation: ImageDownloadOperation) {
             box.withLockedValue { $0.transferEnds += 1 }
         }
+
+        func operationWentQuiet(_ operation: ImageDownloadOperation) -> Bool {
+            true
+        }
     }
 
     private let retries = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(1))

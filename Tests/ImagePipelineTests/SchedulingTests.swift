@@ -11,6 +11,8 @@ import TestSupport
         var configuration = ImagePipelineConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.retryBaseDelay = .milliseconds(1)
+        // Gated transfers are silent until released; they keep their slots here.
+        configuration.quietTransferPeriod = nil
         return ImageDownloadManager(fetcher: fetcher, configuration: configuration)
     }
 

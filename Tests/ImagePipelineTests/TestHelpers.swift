@@ -26,6 +26,9 @@ func makePipeline(
     var configuration = ImagePipelineConfiguration()
     configuration.maxConcurrentDownloads = concurrency
     configuration.retryBaseDelay = .milliseconds(1)
+    // Gated and stalled fetches are silent on purpose: slot counts stay
+    // exact unless a test turns setting quiet transfers aside back on.
+    configuration.quietTransferPeriod = nil
     configure(&configuration)
     return ImageDownloadManager(fetcher: fetcher, configuration: configuration)
 }
@@ -40,6 +43,7 @@ func withSandboxPipeline(
     try await withSandboxSession(photoCount: 500, configure: configureSandbox) { server, network in
         var configuration = ImagePipelineConfiguration()
         configuration.retryBaseDelay = .milliseconds(5)
+        configuration.quietTransferPeriod = nil
         configurePipeline(&configuration)
         let pipeline = ImageDownloadManager(fetcher: network, configuration: configuration)
         defer { pipeline.cancelAll() }

@@ -47,6 +47,8 @@ public final class DownloadJob: Sendable {
         var cancelled = false
         var tally = DownloadTally()
         var pageTasks: [Int: Task<PhotoPage, any Error>] = [:]
+        /// Photos already handed out: a provider may list one on two pages.
+        var seenPhotoIDs: Set<String> = []
     }
 
     /// Page requests in flight at once, counting the one being consumed; they
@@ -77,7 +79,7 @@ public final class DownloadJob: Sendable {
         var wakeIterator = wakeups.makeAsyncIterator()
         let perPage = request.perPage
         // Before page 1 answers, the provider's cap is the only bound we know.
-        var lastPage = provider.maxResults.map { min(request.pages, max(1, ($0 + perPage - 1) / perPage)) } ?? request.pages
+        var lastPage = provider.lastServedPage(pages: request.pages, perPage: perPage)
         requestPages(1...min(lastPage, Self.pagesAhead))
         var number = 1
         while number <= lastPage, !isCancelled, let current = pageRequest(number) {
@@ -112,14 +114,23 @@ public final class DownloadJob: Sendable {
                 }
                 dropPages(after: lastPage)
             }
-            if page.photos.isEmpty { break }
+            if page.photos.isEmpty {
+                // The provider promised this page and sent nothing: the pages
+                // from here on are missing, and the exit status says so.
+                state.withLockedValue { $0.tally.failedPages += 1 }
+                notes.append(number == lastPage
+                    ? "Page \(number) came back empty; its photos are missing."
+                    : "Page \(number) came back empty, so the download stopped there; pages \(number)–\(lastPage) are missing.")
+                break
+            }
             // Keep the next pages coming while this page's images download.
             if number < lastPage { requestPages((number + 1)...min(lastPage, number + Self.pagesAhead)) }
-            let tally = state.withLockedValue { state in
-                state.tally.expected += page.photos.count
-                return state.tally
+            let (photos, tally) = state.withLockedValue { state in
+                let photos = page.photos.filter { state.seenPhotoIDs.insert($0.id).inserted }
+                state.tally.expected += photos.count
+                return (photos, state.tally)
             }
-            reporter.pageStarted(number, of: lastPage, photos: page.photos.count, tally: tally)
+            reporter.pageStarted(number, of: lastPage, photos: photos.count, tally: tally)
 
             // Queue this page's images once the previous page's queue has drained
             // into the running slots: no slot idles at the page boundary, and only
@@ -128,7 +139,7 @@ public final class DownloadJob: Sendable {
                 _ = await wakeIterator.next()
             }
             if isCancelled { break }
-            for photo in page.photos { download(photo) }
+            for photo in photos { download(photo) }
             number += 1
         }
         dropPages(after: 0)

@@ -235,6 +235,10 @@ public enum FlickrResponseDecoder {
         guard let number = value.lenientInteger else {
             throw .malformedResponse("`\(path)` should be a whole number but is \(value.summary).")
         }
-        return number
+        // A count from outside may be near Int.max; arithmetic on it must not trap.
+        return min(number, largestCount)
     }
+
+    /// Far beyond any real page or result count, far below overflow.
+    public static let largestCount = 1 << 31
 }

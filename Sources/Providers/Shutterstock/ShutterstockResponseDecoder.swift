@@ -1,6 +1,7 @@
 import FlickrKit
 import Foundation
 import Networking
+import NIOConcurrencyHelpers
 
 /// Turns what `GET /v2/images/search` sends into `ShutterstockSearchResults`,
 /// accepting every variant seen in answers recorded from 2015 to 2026:
@@ -145,7 +146,11 @@ public enum ShutterstockResponseDecoder {
     /// of `{"errors": [{code, message, path}]}`, an HTML page's headline, or
     /// plain text. Cut to a few hundred characters, control characters removed.
     static func serverMessage(in data: Data, contentType: String?, redacting secrets: [String] = []) -> String? {
-        let text = String(decoding: data.prefix(64 << 10), as: UTF8.self)
+        let head = data.prefix(64 << 10)
+        // Valid UTF-8, the usual body, decodes at once; repairing invalid
+        // bytes costs about 2 µs each, so a body that is not UTF-8 is read
+        // only as far as a message from it can reach.
+        let text = String(data: head, encoding: .utf8) ?? String(decoding: head.prefix(4 << 10), as: UTF8.self)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
         let isHTML = trimmed.hasPrefix("<") || (contentType?.lowercased().contains("html") ?? false)
@@ -191,8 +196,35 @@ public enum ShutterstockResponseDecoder {
 
     /// A short, printable slice of server text with every secret replaced
     /// first (cutting first could leave part of one behind).
+    ///
+    /// Only the start of a long text is redacted: the time redaction takes
+    /// grows with the text (a server's error page may be 64 KB), and the
+    /// excerpt shows a few lines. A secret cut at the end of that start is
+    /// not recognised, so as much as its longest spelling is dropped there.
     static func excerpt(_ text: String, limit: Int = 80, redacting secrets: [String]) -> String {
-        ResponseExcerpt.make(SecretRedactor(secrets: secrets).redact(text), limit: limit)
+        let redactor = redactor(for: secrets)
+        // A character of a secret is at most 12 characters in any spelling (`%F0%9F%98%80`).
+        let cutRoom = secrets.reduce(0) { max($0, $1.unicodeScalars.count) } * 12
+        let shown = limit * 8
+        let scalars = text.unicodeScalars
+        guard scalars.count > shown + cutRoom else {
+            return ResponseExcerpt.make(redactor.redact(text), limit: limit)
+        }
+        let redacted = redactor.redact(String(String.UnicodeScalarView(scalars.prefix(shown + cutRoom)))).unicodeScalars
+        let excerpt = ResponseExcerpt.make(String(String.UnicodeScalarView(redacted.dropLast(cutRoom))), limit: limit)
+        return excerpt.hasSuffix("…") ? excerpt : excerpt + "…"
+    }
+
+    /// The redactor of the last secrets asked for: building one compiles a
+    /// large regular expression, and every excerpt of one provider's answers
+    /// redacts the same secrets.
+    private static let lastRedactor = NIOLockedValueBox<(secrets: [String], redactor: SecretRedactor)?>(nil)
+
+    private static func redactor(for secrets: [String]) -> SecretRedactor {
+        if let last = lastRedactor.withLockedValue({ $0 }), last.secrets == secrets { return last.redactor }
+        let made = SecretRedactor(secrets: secrets)
+        lastRedactor.withLockedValue { $0 = (secrets, made) }
+        return made
     }
 
     static func excerpt(_ data: Data, limit: Int = 80, redacting secrets: [String]) -> String {
