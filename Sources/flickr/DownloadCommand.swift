@@ -14,9 +14,14 @@ struct DownloadCommand: AsyncParsableCommand {
         commandName: "download",
         abstract: "Download the images of a search to a folder.",
         discussion: """
-            Files are named {id}_{secret}_{suffix}.jpg; a file already in the folder is kept when \
-            it is a whole image and fetched again otherwise. Every body is checked to be a whole \
-            JPEG, PNG or GIF and written under a temporary name, then renamed. Pages and images \
+            Files are named {id}_{secret}_{suffix} with the extension of their format (.jpg, \
+            .png, .gif, .webp); a file already in the folder is kept when it is a whole image and \
+            fetched again otherwise. Every body is checked to be a whole image and written under a \
+            temporary name, then renamed. Beside each file go NAME.json (provider, id, title, \
+            creator, page, licence, credit line, tags, dates, and the provider's record) and \
+            NAME.xmp (Dublin Core and Creative Commons terms, for photo tools), unless \
+            --no-sidecars; the run ends with CREDITS.md, one credit line per work, by licence. \
+            Filters such as license:cc0 may be among the words. Pages and images \
             that fail are retried, then counted; the download goes on past them and the exit \
             status is 1 when anything is still missing. The next page is requested while the \
             current page's images download. Images go through the disk cache under \
@@ -25,7 +30,7 @@ struct DownloadCommand: AsyncParsableCommand {
             first 4,000 results of a query: download stops at that page and says so.
             """)
 
-    @Argument(help: "Words that must all match; -word excludes.")
+    @Argument(help: "Words that must all match; -word excludes; filters such as license:by or taken:2020..2022.")
     var query: [String]
 
     @Option(parsing: .unconditional, help: "How many pages of results to download.")
@@ -41,6 +46,9 @@ struct DownloadCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: "Transfers at once, 1–32.")
     var concurrency: Int = 6
+
+    @Flag(name: .customLong("no-sidecars"), help: "Write no NAME.json and NAME.xmp beside the images.")
+    var noSidecars = false
 
     @OptionGroup var provider: ProviderOptions
 
@@ -77,7 +85,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let job = DownloadJob(
             request: .init(
                 query: search, pages: pages, perPage: provider.resolvedPerPage(for: connection.provider),
-                size: photoSize, folder: folder.url, concurrency: concurrency),
+                size: photoSize, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars),
             provider: connection.provider, pipeline: pipeline, reporter: progress)
 
         let started = ContinuousClock.now

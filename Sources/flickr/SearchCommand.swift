@@ -18,7 +18,7 @@ struct SearchCommand: AsyncParsableCommand {
             \(ProviderOptions.registry.descriptors.map { "  \($0.service.name): \($0.imageSizes)." }.joined(separator: "\n"))
             """)
 
-    @Argument(help: "Words that must all match; -word excludes.")
+    @Argument(help: "Words that must all match; -word excludes; filters such as license:cc0, sort:newest, taken:2020..2022, user:NAME (README lists them all).")
     var query: [String]
 
     @OptionGroup var listing: ListingOptions

@@ -36,11 +36,15 @@ public struct DownloadFolder: Sendable {
     /// Whether `baseName` is already saved as a whole image under the
     /// extension its bytes call for (a file cut short by an earlier run, or
     /// one whose name does not match its bytes, is fetched again).
-    func hasCompleteImage(baseName: String) -> Bool {
-        ImageFormat.allCases.contains { format in
-            let target = url.appendingPathComponent(Self.fileName(baseName, format: format), isDirectory: false)
-            guard let data = try? Data(contentsOf: target, options: .mappedIfSafe) else { return false }
-            return ImageFormat.sniff(data) == format && ImageFormat.isComplete(data)
+    /// The name of the complete image saved as `baseName` with its format's
+    /// extension, or nil.
+    func completeImage(baseName: String) -> String? {
+        ImageFormat.allCases.lazy.map { Self.fileName(baseName, format: $0) }.first { name in
+            let target = url.appendingPathComponent(name, isDirectory: false)
+            guard let data = try? Data(contentsOf: target, options: .mappedIfSafe),
+                  let format = ImageFormat.sniff(data)
+            else { return false }
+            return name == Self.fileName(baseName, format: format) && ImageFormat.isComplete(data)
         }
     }
 

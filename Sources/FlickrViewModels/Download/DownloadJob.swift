@@ -16,8 +16,13 @@ public final class DownloadJob: Sendable {
         public var folder: URL
         /// Transfers at once; the pipeline's slots.
         public var concurrency: Int
+        /// `NAME.json` and `NAME.xmp` beside each file.
+        public var sidecars: Bool
 
-        public init(query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int) {
+        public init(
+            query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int, sidecars: Bool = true
+        ) {
+            self.sidecars = sidecars
             self.query = query
             self.pages = pages
             self.perPage = perPage
@@ -39,6 +44,7 @@ public final class DownloadJob: Sendable {
     private let pipeline: ImageDownloadManager
     private let reporter: any DownloadReporter
     private let files: DownloadFolder
+    private let credits: DownloadCredits
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let state = NIOLockedValueBox(State())
@@ -61,6 +67,8 @@ public final class DownloadJob: Sendable {
         self.pipeline = pipeline
         self.reporter = reporter
         self.files = DownloadFolder(url: request.folder)
+        self.credits = DownloadCredits(
+            folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue)
         (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -147,6 +155,11 @@ public final class DownloadJob: Sendable {
             _ = await wakeIterator.next()
         }
         let (tally, cancelled) = state.withLockedValue { ($0.tally, $0.cancelled) }
+        do {
+            try credits.finish()
+        } catch {
+            notes.append("Could not write CREDITS.md: \(userMessage(for: error))")
+        }
         return Result(tally: tally, notes: notes, cancelled: cancelled)
     }
 
@@ -188,7 +201,8 @@ public final class DownloadJob: Sendable {
 
     private func download(_ photo: Photo) {
         let name = DownloadFolder.baseName(for: photo, size: request.size)
-        if files.hasCompleteImage(baseName: name) {
+        if let existing = files.completeImage(baseName: name) {
+            credit(photo, baseName: name, file: existing)
             record(.kept)
             return
         }
@@ -200,14 +214,25 @@ public final class DownloadJob: Sendable {
             let provider = self.provider
             Task { [self] in
                 let url = try? await provider.resolveImageURL(for: photo, covering: size.requirement)
-                fetch(url, named: name)
+                fetch(url, for: photo, named: name)
             }
         } else {
-            fetch(provider.imageURL(for: photo, size: size), named: name)
+            fetch(provider.imageURL(for: photo, size: size), for: photo, named: name)
         }
     }
 
-    private func fetch(_ url: URL?, named name: String) {
+    /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
+    /// be written is reported once per file, and the image stays.
+    private func credit(_ photo: Photo, baseName: String, file: String) {
+        do {
+            try credits.record(photo, baseName: baseName, file: file)
+        } catch {
+            reporter.imageSettled(
+                tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
+        }
+    }
+
+    private func fetch(_ url: URL?, for photo: Photo, named name: String) {
         guard let url, !isCancelled else {
             record(isCancelled ? .cancelled : .failed("\(name): the provider gave no URL for size \(request.size.rawValue)"))
             wake.yield()
@@ -220,7 +245,9 @@ public final class DownloadJob: Sendable {
                 return
             case .completed(.success(let response)):
                 do {
-                    try files.write(response.data, named: DownloadFolder.fileName(name, format: response.format))
+                    let file = DownloadFolder.fileName(name, format: response.format)
+                    try files.write(response.data, named: file)
+                    credit(photo, baseName: name, file: file)
                     record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
                     record(.failed("\(name): \(userMessage(for: error))"))

@@ -1,0 +1,192 @@
+import FlickrKit
+import Foundation
+import NIOConcurrencyHelpers
+import Platform
+
+/// What `flickr download` writes about each work beside its file: a
+/// `NAME.json` sidecar (who made it, under which terms, where it came from,
+/// and the record the provider sent), a `NAME.xmp` sidecar that photo tools
+/// read (Dublin Core and Creative Commons' XMP terms), and, at the end,
+/// `CREDITS.md`: one credit line per work, grouped by licence.
+final class DownloadCredits: Sendable {
+    private let folder: URL
+    private let provider: any PhotoProvider
+    private let sidecars: Bool
+    private let size: String
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+
+    private struct Entry: Sendable {
+        var file: String
+        var license: License?
+        var line: String
+    }
+
+    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String) {
+        self.folder = folder
+        self.provider = provider
+        self.sidecars = sidecars
+        self.size = size
+    }
+
+    /// Notes `photo`, saved as `file` (`baseName` plus its extension), and
+    /// writes its sidecars. Throws when a sidecar cannot be written.
+    func record(_ photo: Photo, baseName: String, file: String, retrieved: Date = Date()) throws {
+        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
+        let line = photo.attributionLine(pageURL: pageURL)
+        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: line) }
+        guard sidecars else { return }
+        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, size: size, pageURL: pageURL,
+                                          attribution: line, retrieved: retrieved))
+        try AtomicFile.write(json, to: folder.appendingPathComponent(baseName + ".json"), permissions: 0o666)
+        let xmp = Self.xmp(photo, pageURL: pageURL, attribution: line)
+        try AtomicFile.write(Data(xmp.utf8), to: folder.appendingPathComponent(baseName + ".xmp"), permissions: 0o666)
+    }
+
+    /// Writes `CREDITS.md` for every work recorded (nothing when none was).
+    func finish() throws {
+        let entries = self.entries.withLockedValue { $0 }
+        guard !entries.isEmpty else { return }
+        try AtomicFile.write(Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8),
+                             to: folder.appendingPathComponent("CREDITS.md"), permissions: 0o666)
+    }
+
+    // MARK: - The files
+
+    /// The JSON sidecar's fields, in the order written.
+    struct Sidecar: Encodable {
+        struct LicenseFields: Encodable {
+            var id: Int?
+            var name: String
+            var url: String?
+        }
+
+        var provider: String
+        var id: String
+        var title: String
+        var creator: String?
+        var creatorURL: String?
+        var pageURL: String?
+        var license: LicenseFields?
+        var attribution: String
+        var tags: [String]
+        var dateTaken: String?
+        var dateUploaded: String?
+        var file: String
+        var size: String
+        var retrieved: String
+        var record: Photo
+
+        enum CodingKeys: String, CodingKey {
+            case provider, id, title, creator, creatorURL = "creator_url", pageURL = "page_url", license, attribution, tags
+            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, size, retrieved, record
+        }
+
+        init(_ photo: Photo, provider: String, file: String, size: String, pageURL: URL?, attribution: String, retrieved: Date) {
+            self.provider = provider
+            id = photo.id
+            title = photo.title
+            creator = photo.credit?.creator ?? photo.ownerName
+            creatorURL = photo.credit?.creatorURL?.absoluteString
+            self.pageURL = pageURL?.absoluteString
+            license = photo.credit?.license.map {
+                LicenseFields(id: $0.flickrID, name: $0.shortName, url: $0.url?.absoluteString)
+            }
+            self.attribution = attribution
+            tags = photo.tags
+            dateTaken = photo.dateTaken
+            dateUploaded = photo.dateUploaded.map { ISO8601DateFormatter().string(from: $0) }
+            self.file = file
+            self.size = size
+            self.retrieved = ISO8601DateFormatter().string(from: retrieved)
+            record = photo
+        }
+    }
+
+    static func json(_ sidecar: Sidecar) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(sidecar)
+    }
+
+    /// Dublin Core's title and creator, and Creative Commons' rights terms
+    /// (`xmpRights:Marked` is False for public-domain works).
+    static func xmp(_ photo: Photo, pageURL: URL?, attribution: String) -> String {
+        let license = photo.credit?.license
+        let creator = photo.credit?.creator ?? photo.ownerName
+        var fields: [String] = []
+        if !photo.title.isEmpty {
+            fields.append("   <dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(photo.title))</rdf:li></rdf:Alt></dc:title>")
+        }
+        if let creator, !creator.isEmpty {
+            fields.append("   <dc:creator><rdf:Seq><rdf:li>\(escaped(creator))</rdf:li></rdf:Seq></dc:creator>")
+            fields.append("   <cc:attributionName>\(escaped(creator))</cc:attributionName>")
+        }
+        if let license {
+            fields.append("   <xmpRights:Marked>\(license.isPublicDomain ? "False" : "True")</xmpRights:Marked>")
+            if let url = license.url?.absoluteString {
+                fields.append("   <xmpRights:WebStatement>\(escaped(url))</xmpRights:WebStatement>")
+                fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+            }
+        }
+        fields.append("   <xmpRights:UsageTerms><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(attribution))</rdf:li></rdf:Alt></xmpRights:UsageTerms>")
+        if let pageURL {
+            fields.append("   <cc:attributionURL rdf:resource=\"\(escaped(pageURL.absoluteString))\"/>")
+        }
+        return """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/">
+             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+              <rdf:Description rdf:about=""
+                xmlns:dc="http://purl.org/dc/elements/1.1/"
+                xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/"
+                xmlns:cc="http://creativecommons.org/ns#">
+            \(fields.joined(separator: "\n"))
+              </rdf:Description>
+             </rdf:RDF>
+            </x:xmpmeta>
+            <?xpacket end="w"?>
+
+            """
+    }
+
+    /// `CREDITS.md`: a heading per licence (most works first), a credit line
+    /// per work under it, in file order.
+    static func credits(_ works: [(license: License?, line: String, file: String)]) -> String {
+        let groups = Dictionary(grouping: works) { $0.license?.shortName ?? "Licence not stated" }
+        let ordered = groups.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+        var text = "# Credits\n\nThe works in this folder, by licence. Keep these lines with the files you use.\n"
+        for (name, works) in ordered {
+            let deed = works.first?.license?.url.map { " (\($0.absoluteString))" } ?? ""
+            text += "\n## \(markdown(name))\(deed)\n\n"
+            for work in works.sorted(by: { $0.file < $1.file }) {
+                text += "- \(markdown(work.line)) — `\(work.file)`\n"
+            }
+        }
+        return text
+    }
+
+    /// Text from a server in XML: the five entities, and no control characters.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { out += " " } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    /// One line of Markdown: no line breaks or control characters from a server.
+    private static func markdown(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : scalar
+        }))
+    }
+}
