@@ -152,6 +152,20 @@ final class ShutterstockAPI: Sendable {
                 return wantsWide ? photo.originalWidth > photo.originalHeight : photo.originalHeight > photo.originalWidth
             }
         }
+        if let contributor = value("contributor"), !contributor.isEmpty {
+            let catalog = searches.catalog
+            matches = matches.filter { ShutterstockJSON.contributorID(catalog.photo(at: $0)) == contributor }
+        }
+        // `added_date_start` / `added_date_end` (YYYY-MM-DD, inclusive), on the upload day.
+        let addedFrom = value("added_date_start").flatMap(Self.day)
+        let addedTo = value("added_date_end").flatMap(Self.day).map { $0 + 86_400 }
+        if addedFrom != nil || addedTo != nil {
+            let catalog = searches.catalog
+            matches = matches.filter {
+                let upload = catalog.photo(at: $0).dateUpload
+                return upload >= (addedFrom ?? Int.min) && upload < (addedTo ?? Int.max)
+            }
+        }
         let start = min(matches.count, (page - 1) * perPage)
         let end = min(matches.count, start + perPage)
         let photos = matches[start..<end].map(searches.catalog.photo(at:))
@@ -159,6 +173,15 @@ final class ShutterstockAPI: Sendable {
         out.searchResults(photos, page: page, perPage: perPage, total: matches.count, searchID: searchID,
                           query: value("query") ?? "", full: full)
         return Answer(status: 200, body: out.writer.bytes)
+    }
+
+    /// Unix seconds at the start (UTC) of a `YYYY-MM-DD` day.
+    static func day(_ text: String) -> Int? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.date(from: text).map { Int($0.timeIntervalSince1970) }
     }
 
     /// Shutterstock's upper-case operators in the catalog's terms: `AND` is

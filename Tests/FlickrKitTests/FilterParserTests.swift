@@ -90,6 +90,13 @@ import Testing
         #expect(!said.contains("\u{1B}"), "no escape reaches the screen")
     }
 
+    @Test func aFilterValueMayBeQuoted() throws {
+        let query = try parse("harbour user:\"Ana Souza\" tag:“old town”")
+        #expect(query.text == "harbour")
+        #expect(query.filters.user == "Ana Souza" && query.filters.tags == ["old town"])
+        #expect(try parse(query.typed) == query, "typed back, it parses the same")
+    }
+
     @Test func filtersAloneAreAQuery() throws {
         let query = try parse("user:ana")
         #expect(query.text.isEmpty && query.filters.user == "ana")

@@ -23,7 +23,8 @@ enum QueryParser {
                 text.append(token.word)
                 continue
             }
-            let value = token.word[token.word.index(after: colon)...]
+            // `user:"Ana Souza"`: a quoted value may hold spaces.
+            let value = token.word[token.word.index(after: colon)...].trimmingCharacters(in: Self.quotes)[...]
             try apply(kind, name: token.word[..<colon].lowercased(), value: value, to: &filters)
         }
         return (text.joined(separator: " "), filters)
@@ -35,8 +36,11 @@ enum QueryParser {
         return lowered == "tags" ? .tag : FilterKind(rawValue: lowered)
     }
 
+    private static let quotes = CharacterSet(charactersIn: "\"“”")
+
     /// Words split at white space; a double-quoted run (straight or curly
-    /// quotes) is one word that keeps its quotes and is never a filter.
+    /// quotes) is one word. A word that starts with a quote is text, never a
+    /// filter; a filter's value may be quoted (`user:"Ana Souza"`).
     private static func tokens(_ input: String) -> [(word: String, quoted: Bool)] {
         var tokens: [(word: String, quoted: Bool)] = []
         var current = ""
@@ -45,7 +49,7 @@ enum QueryParser {
         for character in input {
             if character == "\"" || character == "“" || character == "”" {
                 inQuotes.toggle()
-                quoted = true
+                if current.isEmpty { quoted = true }
                 current.append(character)
             } else if character.isWhitespace && !inQuotes {
                 if !current.isEmpty { tokens.append((current, quoted)) }

@@ -67,8 +67,8 @@ public struct SearchFilters: Sendable, Hashable, Codable {
         if let sort { words.append("sort:\(sort.rawValue)") }
         if let taken { words.append("taken:\(taken)") }
         if let uploaded { words.append("uploaded:\(uploaded)") }
-        if let user { words.append("user:\(user)") }
-        if !tags.isEmpty { words.append("tag:" + tags.joined(separator: ",")) }
+        if let user { words.append("user:" + Self.typed(user)) }
+        if !tags.isEmpty { words.append("tag:" + Self.typed(tags.joined(separator: ","))) }
         if allTags { words.append("tags:all") }
         if let near { words.append("near:\(near)") }
         if let bbox { words.append("bbox:\(bbox)") }
@@ -76,6 +76,11 @@ public struct SearchFilters: Sendable, Hashable, Codable {
         if let orientation { words.append("orientation:\(orientation.rawValue)") }
         if let safe { words.append("safe:\(safe ? "on" : "off")") }
         return words
+    }
+
+    /// A value as it must be typed: in quotes when it holds a space.
+    private static func typed(_ value: String) -> String {
+        value.contains(where: \.isWhitespace) ? "\"\(value)\"" : value
     }
 
     /// The filters as a header shows them: `CC0, PDM · newest · taken 2020–2022`.
