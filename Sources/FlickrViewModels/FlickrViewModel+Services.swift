@@ -1,4 +1,5 @@
 import Binding
+import Foundation
 import FlickrKit
 import ImagePipeline
 
@@ -9,11 +10,15 @@ extension FlickrViewModel {
         public let provider: any PhotoProvider
         public let perPage: Int
         public let sessionStore: SessionStore?
+        /// Where this run's embedded sandbox serves, when it stands in for
+        /// the service (a restored session's images move there).
+        public let sandboxOrigin: URL?
 
-        public init(provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil) {
+        public init(provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil, sandboxOrigin: URL? = nil) {
             self.provider = provider
             self.perPage = perPage
             self.sessionStore = sessionStore
+            self.sandboxOrigin = sandboxOrigin
         }
     }
 

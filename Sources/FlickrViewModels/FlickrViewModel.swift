@@ -83,7 +83,8 @@ public final class FlickrViewModel {
 
     func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
         setup.sessionStore.map { store in
-            SessionPersistence(store: store, providerName: setup.provider.displayName) { [weak self] message in
+            SessionPersistence(store: store, providerName: setup.provider.displayName, sandboxOrigin: setup.sandboxOrigin) {
+                [weak self] message in
                 self?.noticeSource.value = .warning(message)
             }
         }

@@ -13,9 +13,17 @@ final class SessionPersistence {
     private let onSaveFailure: @MainActor (String) -> Void
     private var reportedFailure = false
 
-    init(store: SessionStore, providerName: String, onSaveFailure: @escaping @MainActor (String) -> Void) {
+    /// Where this run's embedded sandbox serves images, when it stands in
+    /// for the service: a session it saved points at the sandbox of its run.
+    private let sandboxOrigin: URL?
+
+    init(
+        store: SessionStore, providerName: String, sandboxOrigin: URL? = nil,
+        onSaveFailure: @escaping @MainActor (String) -> Void
+    ) {
         self.store = store
         self.providerName = providerName
+        self.sandboxOrigin = sandboxOrigin
         self.onSaveFailure = onSaveFailure
     }
 
@@ -90,10 +98,30 @@ final class SessionPersistence {
         guard provider.hasSuffix("(sandbox)") else { return page }
         var page = page
         // Flickr photos rebuild their URLs from their keys; other services'
-        // URLs are kept (the sandbox gets the same port again as a rule).
-        for index in page.photos.indices where page.photos[index].flickr != nil {
-            page.photos[index].images = [:]
+        // move to this run's sandbox (it may have had to take another port).
+        for index in page.photos.indices {
+            if page.photos[index].flickr != nil {
+                page.photos[index].images = [:]
+            } else if let sandboxOrigin {
+                page.photos[index].renditions = page.photos[index].renditions.map { rendition in
+                    var moved = rendition
+                    moved.url = Self.moving(rendition.url, to: sandboxOrigin)
+                    return moved
+                }
+            }
         }
         return page
+    }
+
+    /// `url` on `origin`'s scheme, host and port when it was served on this
+    /// machine (the sandbox of an earlier run); any other URL as it is.
+    static func moving(_ url: URL, to origin: URL) -> URL {
+        guard let host = url.host, ["127.0.0.1", "localhost", "::1"].contains(host),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.scheme = origin.scheme
+        components.host = origin.host
+        components.port = origin.port
+        return components.url ?? url
     }
 }

@@ -73,7 +73,8 @@ struct BrowseCommand: AsyncParsableCommand {
         let services = connection.providers.map { service in
             FlickrViewModel.ServiceSetup(
                 provider: service, perPage: provider.resolvedPerPage(for: service),
-                sessionStore: SessionStore(file: paths.sessionFile(for: service.service)))
+                sessionStore: SessionStore(file: paths.sessionFile(for: service.service)),
+                sandboxOrigin: connection.sandboxed.contains(service.service.id) ? connection.sandboxURL : nil)
         }
         let viewModel = FlickrViewModel(services: services, pipeline: pipeline)
 

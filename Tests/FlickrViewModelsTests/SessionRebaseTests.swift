@@ -10,7 +10,7 @@ import Testing
 @Suite struct SessionRebaseTests {
     private let oldOrigin = "http://127.0.0.1:1111"
 
-    private func restore(savedBy provider: String) throws -> [Photo] {
+    private func restore(savedBy provider: String, sandboxOrigin: URL? = nil) throws -> [Photo] {
         let folder = try TemporaryDirectory(prefix: "session-rebase")
         let store = SessionStore(file: folder.url.appendingPathComponent("session.json"))
         let flickr = Photo(
@@ -22,7 +22,7 @@ import Testing
         try store.save(SessionSnapshot(
             provider: provider, query: .search(.typed("x")),
             pages: [PhotoPage(page: 1, pages: 1, perPage: 2, total: 2, photos: [flickr, stock])]))
-        let persistence = SessionPersistence(store: store, providerName: provider) { _ in }
+        let persistence = SessionPersistence(store: store, providerName: provider, sandboxOrigin: sandboxOrigin) { _ in }
         guard case .success(let restored?) = persistence.restore() else {
             Issue.record("nothing restored")
             return []
@@ -35,6 +35,13 @@ import Testing
         #expect(photos.count == 2)
         #expect(photos.first?.renditions.isEmpty == true, "built again on this run's sandbox")
         #expect(photos.last?.renditions.map(\.url.absoluteString) == [oldOrigin + "/2.jpg"])
+    }
+
+    /// A Shutterstock session saved while the sandbox ran on a fallback port
+    /// comes back on this run's sandbox (its assets were all unreachable).
+    @Test func otherServicesMoveToThisRunsSandbox() throws {
+        let photos = try restore(savedBy: "Shutterstock (sandbox)", sandboxOrigin: URL(string: "http://127.0.0.1:2222"))
+        #expect(photos.last?.renditions.map(\.url.absoluteString) == ["http://127.0.0.1:2222/2.jpg"])
     }
 
     @Test func realServicesKeepEveryURL() throws {
