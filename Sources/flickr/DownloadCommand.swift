@@ -19,8 +19,9 @@ struct DownloadCommand: AsyncParsableCommand {
             fetched again otherwise. Every body is checked to be a whole image and written under a \
             temporary name, then renamed. Beside each file go NAME.json (provider, id, title, \
             creator, page, licence, credit line, tags, dates, and the provider's record) and \
-            NAME.xmp (Dublin Core and Creative Commons terms, for photo tools), unless \
-            --no-sidecars; the run ends with CREDITS.md, one credit line per work, by licence. \
+            NAME.xmp (Dublin Core and Creative Commons terms, for photo tools), and the run ends \
+            with CREDITS.md, one credit line per work, by licence; --no-sidecars writes the images \
+            alone. \
             Filters such as license:cc0 may be among the words. Pages and images \
             that fail are retried, then counted; the download goes on past them and the exit \
             status is 1 when anything is still missing. The next page is requested while the \
@@ -47,7 +48,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Transfers at once, 1–32.")
     var concurrency: Int = 6
 
-    @Flag(name: .customLong("no-sidecars"), help: "Write no NAME.json and NAME.xmp beside the images.")
+    @Flag(name: .customLong("no-sidecars"), help: "Write the images alone: no NAME.json, NAME.xmp or CREDITS.md.")
     var noSidecars = false
 
     @OptionGroup var provider: ProviderOptions

@@ -54,7 +54,8 @@ import Testing
                 apiKey: "sandbox", endpoint: server.restURL, imageHost: server.baseURL,
                 network: network, displayName: "sandbox")
             let job = DownloadJob(
-                request: .init(query: .typed("kittens"), pages: 1, perPage: 8, size: .square150, folder: folder, concurrency: 4),
+                request: .init(query: .typed("kittens"), pages: 1, perPage: 8, size: .square150, folder: folder, concurrency: 4,
+                    sidecars: false),
                 provider: provider, pipeline: ImageDownloadManager(fetcher: fetcher), reporter: SilentReporter())
             return await job.run()
         }

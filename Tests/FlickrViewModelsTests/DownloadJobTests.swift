@@ -40,7 +40,8 @@ import Testing
             let pipeline = ImageDownloadManager(fetcher: network)
             let reporter = RecordingReporter()
             let job = DownloadJob(
-                request: .init(query: .typed("kittens"), pages: pages, perPage: perPage, size: .square150, folder: folder, concurrency: 4),
+                request: .init(query: .typed("kittens"), pages: pages, perPage: perPage, size: .square150, folder: folder, concurrency: 4,
+                    sidecars: false),
                 provider: provider, pipeline: pipeline, reporter: reporter)
             before(job)
             return (await job.run(), reporter)

@@ -11,7 +11,8 @@ import Testing
     private func run(_ provider: PagedProvider, pages: Int, folder: URL) async -> DownloadJob.Result {
         let pipeline = ImageDownloadManager(fetcher: ScriptedImageFetcher())
         let job = DownloadJob(
-            request: .init(query: .typed("kittens"), pages: pages, perPage: 3, size: .square150, folder: folder, concurrency: 2),
+            request: .init(query: .typed("kittens"), pages: pages, perPage: 3, size: .square150, folder: folder, concurrency: 2,
+                sidecars: false),
             provider: provider, pipeline: pipeline, reporter: DownloadJobTests.RecordingReporter())
         return await job.run()
     }

@@ -42,10 +42,11 @@ final class DownloadCredits: Sendable {
         try AtomicFile.write(Data(xmp.utf8), to: folder.appendingPathComponent(baseName + ".xmp"), permissions: 0o666)
     }
 
-    /// Writes `CREDITS.md` for every work recorded (nothing when none was).
+    /// Writes `CREDITS.md` for every work recorded (nothing when none was,
+    /// or when the folder is to hold the images alone).
     func finish() throws {
         let entries = self.entries.withLockedValue { $0 }
-        guard !entries.isEmpty else { return }
+        guard sidecars, !entries.isEmpty else { return }
         try AtomicFile.write(Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8),
                              to: folder.appendingPathComponent("CREDITS.md"), permissions: 0o666)
     }
