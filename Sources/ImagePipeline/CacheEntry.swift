@@ -3,9 +3,14 @@ import Foundation
 /// The on-disk layout of one entry (little-endian):
 /// magic `FLKRIMG` + version (8 bytes), URL length (4), data length (8),
 /// FNV-1a 64 of the data (8), the URL in UTF-8, then the data.
+///
+/// Only images that decoded whole are stored (version 2 on; version 1
+/// entries were checked by their first and last bytes only, so they are
+/// dropped and fetched again). Reading then needs the checksum, not a
+/// second decode: that kept a warm page's 30 reads waiting on the decoder.
 enum CacheEntry {
     static let magic: [UInt8] = Array("FLKRIMG".utf8)
-    static let version: UInt8 = 1
+    static let version: UInt8 = 2
     static let headerSize = 28
     /// No real URL is longer; a bigger value means the header is damaged.
     static let maxURLLength = 64 << 10
@@ -46,7 +51,7 @@ enum CacheEntry {
         let urlData = entry[start ..< start + urlLength]
         let data = Data(entry[(start + urlLength)...])
         guard FNV1a64.hash(data) == checksum else { return .failure(.checksumMismatch) }
-        guard case .success = ImageFormat.validate(data) else { return .failure(.notAnImage) }
+        guard ImageFormat.sniff(data) != nil else { return .failure(.notAnImage) }
         return .success(Decoded(url: String(decoding: urlData, as: UTF8.self), data: data))
     }
 

@@ -268,6 +268,22 @@ import TestSupport
         }
     }
 
+    /// Filter words complete anywhere in the line, names and values.
+    @Test func tabCompletesFilterWordsInsideALine() async throws {
+        try await withTerminal { pty, events, terminal in
+            terminal.wordCompletions = ["license:cc0", "license:by-sa", "sort:newest"]
+            pty.type("lighthouse so\t")
+            try #require(await poll { pty.visibleLines.last == "> lighthouse sort:newest" }, "\(pty.visibleLines)")
+            // A whole word is followed by a space, as readline does.
+            pty.type("lic\t")
+            try #require(await poll { pty.visibleLines.last == "> lighthouse sort:newest license:" }, "\(pty.visibleLines)")
+            pty.type("c\t\r")
+            #expect(await poll {
+                events.lines.map { $0.trimmingCharacters(in: .whitespaces) } == ["lighthouse sort:newest license:cc0"]
+            }, "\(events.lines)")
+        }
+    }
+
     @Test func severalMatchesAreListedAboveTheStatus() async throws {
         try await withTerminal { pty, events, terminal in
             terminal.setStatus("busy")
