@@ -168,6 +168,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "FlickrKit", "FlickrService", "ShutterstockService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
+        "FlickrKit", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }

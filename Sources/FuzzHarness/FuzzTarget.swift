@@ -31,7 +31,8 @@ struct FuzzTarget: Sendable {
 
     static let all: [FuzzTarget] = [
         FlickrTargets.json, FlickrTargets.jsonp, FlickrTargets.xml, FlickrTargets.details,
-        FlickrTargets.shutterstock, TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
+        FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.query,
+        TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
     ]
 
     static func named(_ name: String) -> FuzzTarget? {

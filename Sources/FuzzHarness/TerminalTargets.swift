@@ -48,12 +48,15 @@ enum TerminalTargets {
         case .invalid(let message):
             requireNoControls(message, allowing: [], what: "the usage message")
         case .unknown(_, let suggestion):
-            require(suggestion.map { UserCommand.completions.joined().contains($0) } ?? true, "suggested \(suggestion ?? "")")
+            let known = UserCommand.completions(providers: ["flickr"]).joined()
+            require(suggestion.map { known.contains($0) } ?? true, "suggested \(suggestion ?? "")")
         case .nextPage:
             require(line.allSatisfy(\.isWhitespace), "a non-blank line paged on: \(line.debugDescription)")
         case .provider(let name):
             // The name is one word, shown back in messages when unknown.
             require(name.map { !$0.isEmpty && !$0.contains(where: \.isWhitespace) } ?? true, "/provider parsed \(name.debugDescription)")
+        case .filter(let argument):
+            require(argument.map { !$0.allSatisfy(\.isWhitespace) } ?? true, "/filter parsed a blank argument")
         case .cancel, .recent, .layout, .stats, .help, .quit, .retry:
             break
         }
