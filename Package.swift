@@ -69,7 +69,6 @@ let package = Package(
         ], path: "Sources/Providers/Flickr", swiftSettings: strict),
         .target(name: "ShutterstockService", dependencies: [
             "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Sources/Providers/Shutterstock", swiftSettings: strict),
         .target(name: "OpenverseService", dependencies: [
             "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),

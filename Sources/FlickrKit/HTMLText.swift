@@ -92,3 +92,24 @@ public enum HTMLText {
         "ntilde": "ñ", "iacute": "í", "oacute": "ó", "uacute": "ú",
     ]
 }
+
+extension HTMLText {
+    /// The text of an HTML page's `<h1>`, else its `<title>`, without tags:
+    /// what an error page served in place of an API answer says. `nil` when
+    /// it has neither.
+    public static func headline(_ html: String) -> String? {
+        for tag in ["h1", "title"] {
+            guard let open = html.range(of: "<\(tag)", options: .caseInsensitive),
+                  let openEnd = html[open.upperBound...].firstIndex(of: ">"),
+                  let close = html[openEnd...].range(of: "</\(tag)", options: .caseInsensitive)
+            else { continue }
+            var inner = ""
+            var inTag = false
+            for character in html[html.index(after: openEnd)..<close.lowerBound] {
+                if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { inner.append(character) }
+            }
+            if !inner.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return inner }
+        }
+        return nil
+    }
+}

@@ -10,8 +10,10 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run the embedded Flickr-compatible server on its own.",
         discussion: """
-            Serves the Flickr REST API at /services/rest/ (GET or POST; flickr.photos.search, \
-            getRecent, getInfo, getSizes, flickr.test.echo; XML unless format says otherwise), \
+            Serves the Flickr REST API at /services/rest/ (GET or POST; flickr.photos.search with \
+            its licence, date, user, tag and place filters, getRecent, getInfo, getSizes, \
+            licenses.getInfo, people.findByUsername, urls.lookupUser, flickr.test.echo; XML unless \
+            format says otherwise), \
             Shutterstock's GET /v2/images/search and POST /v2/oauth/access_token over the same \
             catalog, Openverse's GET /v1/images/ and POST /v1/auth_tokens/token/ (openly licensed \
             photos only, with thumbnails and images in JPEG, PNG, GIF or WebP), \

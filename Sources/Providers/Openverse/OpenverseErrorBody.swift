@@ -21,7 +21,7 @@ enum OpenverseErrorBody {
         if trimmed.hasPrefix("{"), let root = try? OpenverseJSON.parse(data) {
             return message(in: root, redacting: secrets)
         }
-        return OpenverseExcerpt.make(trimmed, limit: limit, redacting: secrets)
+        return ResponseExcerpt.make(trimmed, limit: limit, redacting: secrets)
     }
 
     /// `detail` when there is one, else each field's first message as
@@ -29,7 +29,7 @@ enum OpenverseErrorBody {
     static func message(in root: OpenverseJSON, redacting secrets: [String]) -> String? {
         guard let members = root.objectMembers else { return nil }
         if let detail = members["detail"]?.lenientString?.trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty {
-            return OpenverseExcerpt.make(detail, limit: limit, redacting: secrets)
+            return ResponseExcerpt.make(detail, limit: limit, redacting: secrets)
         }
         // Validation errors sometimes arrive wrapped: `{"detail": {"page": ["…"]}}`.
         if let nested = members["detail"], nested.objectMembers != nil {
@@ -48,25 +48,12 @@ enum OpenverseErrorBody {
             if parts.count == 5 { break }
         }
         guard !parts.isEmpty else { return nil }
-        return OpenverseExcerpt.make(parts.joined(separator: "; "), limit: limit, redacting: secrets)
+        return ResponseExcerpt.make(parts.joined(separator: "; "), limit: limit, redacting: secrets)
     }
 
-    /// The text of the page's `<h1>`, else its `<title>`, without tags.
+    /// An HTML error page's headline, redacted and cut.
     static func htmlHeadline(_ html: String, redacting secrets: [String]) -> String? {
-        for tag in ["h1", "title"] {
-            guard let open = html.range(of: "<\(tag)", options: .caseInsensitive),
-                  let openEnd = html[open.upperBound...].firstIndex(of: ">"),
-                  let close = html[openEnd...].range(of: "</\(tag)", options: .caseInsensitive)
-            else { continue }
-            var inner = ""
-            var inTag = false
-            for character in html[html.index(after: openEnd)..<close.lowerBound] {
-                if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { inner.append(character) }
-            }
-            let headline = OpenverseExcerpt.make(inner, limit: limit, redacting: secrets)
-            if !headline.isEmpty { return headline }
-        }
-        return nil
+        HTMLText.headline(html).map { ResponseExcerpt.make($0, limit: limit, redacting: secrets) }
     }
 
     /// The wait DRF's throttle names in its detail ("Request was throttled.

@@ -163,7 +163,7 @@ public struct OpenverseProvider: PhotoProvider {
     public func image(id: String) async throws(OpenverseError) -> OpenverseImage {
         let trimmed = id.trimmingCharacters(in: .whitespaces)
         guard UUID(uuidString: trimmed) != nil else {
-            throw .invalidRequest("“\(OpenverseExcerpt.make(id, limit: 60))” is not an Openverse id (those look like 4bc43a04-ef46-4544-a0c1-63c63f56e276).")
+            throw .invalidRequest("“\(ResponseExcerpt.make(id, limit: 60))” is not an Openverse id (those look like 4bc43a04-ef46-4544-a0c1-63c63f56e276).")
         }
         let url = try OpenverseSearchRequest.endpoint("v1/images/\(trimmed.lowercased())/", base: baseURL)
         let data = try await send(url, page: nil)

@@ -23,7 +23,7 @@ public enum OpenverseResponseDecoder {
             if let detail = detailMessage(in: root, redacting: secrets) {
                 throw .malformedResponse("the answer holds no results, only the message “\(detail)”.")
             }
-            throw .malformedResponse("the answer has no `results` list; it begins “\(OpenverseExcerpt.make(data, redacting: secrets))”.")
+            throw .malformedResponse("the answer has no `results` list; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
         let items: [OpenverseJSON]
         switch list {
@@ -58,7 +58,7 @@ public enum OpenverseResponseDecoder {
             if let detail = detailMessage(in: root, redacting: secrets) {
                 throw .malformedResponse("the answer holds no image, only the message “\(detail)”.")
             }
-            throw .malformedResponse("the answer is not an image with an id; it begins “\(OpenverseExcerpt.make(data, redacting: secrets))”.")
+            throw .malformedResponse("the answer is not an image with an id; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
         return image
     }
@@ -77,7 +77,7 @@ public enum OpenverseResponseDecoder {
         do {
             return try OpenverseJSON.parse(data)
         } catch {
-            throw .malformedResponse("the answer is not valid JSON; it begins “\(OpenverseExcerpt.make(data, redacting: secrets))”.")
+            throw .malformedResponse("the answer is not valid JSON; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
     }
 

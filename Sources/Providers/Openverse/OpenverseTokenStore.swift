@@ -23,7 +23,7 @@ struct OpenverseToken: Sendable, Equatable {
             throw .malformedResponse("the token answer has no `access_token`.")
         }
         if let type = root["token_type"]?.lenientString, type.lowercased() != "bearer" {
-            throw .malformedResponse("the token is of type “\(OpenverseExcerpt.make(type, limit: 20, redacting: secrets + [value]))”, not Bearer.")
+            throw .malformedResponse("the token is of type “\(ResponseExcerpt.make(type, limit: 20, redacting: secrets + [value]))”, not Bearer.")
         }
         // Openverse's tokens last ten hours; an answer without a lifetime is used once.
         let seconds = root["expires_in"]?.lenientInteger ?? 0

@@ -1,7 +1,6 @@
 import FlickrKit
 import Foundation
 import Networking
-import NIOConcurrencyHelpers
 
 /// Turns what `GET /v2/images/search` sends into `ShutterstockSearchResults`,
 /// accepting every variant seen in answers recorded from 2015 to 2026:
@@ -27,7 +26,7 @@ public enum ShutterstockResponseDecoder {
             if let message = serverMessage(in: root, redacting: secrets) {
                 throw .malformedResponse("the answer holds no results, only the message “\(message)”.")
             }
-            throw .malformedResponse("the answer has no `data` list; it begins “\(excerpt(data, redacting: secrets))”.")
+            throw .malformedResponse("the answer has no `data` list; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
         guard case .array(let items) = list else {
             throw .malformedResponse("`data` is \(list.summary), not a list.")
@@ -54,14 +53,14 @@ public enum ShutterstockResponseDecoder {
             .drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         guard let first = start.first else { throw .malformedResponse("the answer was empty.") }
         if first == "<" {
-            let said = htmlHeadline(String(decoding: data, as: UTF8.self), redacting: secrets).map { " (it says “\($0)”)" } ?? ""
+            let said = HTMLText.headline(String(decoding: data, as: UTF8.self)).map { ResponseExcerpt.make($0, limit: ShutterstockError.serverMessageLimit, redacting: secrets) }.map { " (it says “\($0)”)" } ?? ""
             throw .malformedResponse(
                 "the server sent a web page, not search results\(said). Check that --api-url (or SHUTTERSTOCK_API_URL) is the API's base URL, such as https://api.shutterstock.com.")
         }
         do throws(FlickrJSONReader.Failure) {
             return try FlickrJSONReader.read(data)
         } catch {
-            throw .malformedResponse("the answer is not valid JSON (\(error)); it begins “\(excerpt(data, redacting: secrets))”.")
+            throw .malformedResponse("the answer is not valid JSON (\(error)); it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
     }
 
@@ -154,11 +153,11 @@ public enum ShutterstockResponseDecoder {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
         let isHTML = trimmed.hasPrefix("<") || (contentType?.lowercased().contains("html") ?? false)
-        if isHTML { return htmlHeadline(text, redacting: secrets) }
+        if isHTML { return HTMLText.headline(text).map { ResponseExcerpt.make($0, limit: ShutterstockError.serverMessageLimit, redacting: secrets) } }
         if trimmed.hasPrefix("{"), let root = try? FlickrJSONReader.read(data) {
             return serverMessage(in: root, redacting: secrets)
         }
-        return excerpt(trimmed, limit: ShutterstockError.serverMessageLimit, redacting: secrets)
+        return ResponseExcerpt.make(trimmed, limit: ShutterstockError.serverMessageLimit, redacting: secrets)
     }
 
     private static func serverMessage(in root: FlickrWireValue, redacting secrets: [String]) -> String? {
@@ -173,63 +172,7 @@ public enum ShutterstockResponseDecoder {
             }
         }
         guard !parts.isEmpty else { return nil }
-        return excerpt(parts.joined(separator: "; "), limit: ShutterstockError.serverMessageLimit, redacting: secrets)
+        return ResponseExcerpt.make(parts.joined(separator: "; "), limit: ShutterstockError.serverMessageLimit, redacting: secrets)
     }
 
-    /// The text of the page's `<h1>`, else its `<title>`, without tags.
-    static func htmlHeadline(_ html: String, redacting secrets: [String]) -> String? {
-        for tag in ["h1", "title"] {
-            guard let open = html.range(of: "<\(tag)", options: .caseInsensitive),
-                  let openEnd = html[open.upperBound...].firstIndex(of: ">"),
-                  let close = html[openEnd...].range(of: "</\(tag)", options: .caseInsensitive)
-            else { continue }
-            var inner = ""
-            var inTag = false
-            for character in html[html.index(after: openEnd)..<close.lowerBound] {
-                if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { inner.append(character) }
-            }
-            let headline = excerpt(inner, limit: ShutterstockError.serverMessageLimit, redacting: secrets)
-            if !headline.isEmpty { return headline }
-        }
-        return nil
-    }
-
-    /// A short, printable slice of server text with every secret replaced
-    /// first (cutting first could leave part of one behind).
-    ///
-    /// Only the start of a long text is redacted: the time redaction takes
-    /// grows with the text (a server's error page may be 64 KB), and the
-    /// excerpt shows a few lines. A secret cut at the end of that start is
-    /// not recognised, so as much as its longest spelling is dropped there.
-    static func excerpt(_ text: String, limit: Int = 80, redacting secrets: [String]) -> String {
-        let redactor = redactor(for: secrets)
-        // A character of a secret is at most 12 characters in any spelling (`%F0%9F%98%80`).
-        let cutRoom = secrets.reduce(0) { max($0, $1.unicodeScalars.count) } * 12
-        let shown = limit * 8
-        let scalars = text.unicodeScalars
-        guard scalars.count > shown + cutRoom else {
-            return ResponseExcerpt.make(redactor.redact(text), limit: limit)
-        }
-        let redacted = redactor.redact(String(String.UnicodeScalarView(scalars.prefix(shown + cutRoom)))).unicodeScalars
-        let excerpt = ResponseExcerpt.make(String(String.UnicodeScalarView(redacted.dropLast(cutRoom))), limit: limit)
-        return excerpt.hasSuffix("…") ? excerpt : excerpt + "…"
-    }
-
-    /// The redactor of the last secrets asked for: building one compiles a
-    /// large regular expression, and every excerpt of one provider's answers
-    /// redacts the same secrets.
-    private static let lastRedactor = NIOLockedValueBox<(secrets: [String], redactor: SecretRedactor)?>(nil)
-
-    private static func redactor(for secrets: [String]) -> SecretRedactor {
-        if let last = lastRedactor.withLockedValue({ $0 }), last.secrets == secrets { return last.redactor }
-        let made = SecretRedactor(secrets: secrets)
-        lastRedactor.withLockedValue { $0 = (secrets, made) }
-        return made
-    }
-
-    static func excerpt(_ data: Data, limit: Int = 80, redacting secrets: [String]) -> String {
-        // Room for the secrets themselves before the cut.
-        let room = limit * 4 + secrets.reduce(0) { $0 + $1.utf8.count * 3 }
-        return excerpt(String(decoding: data.prefix(room), as: UTF8.self), limit: limit, redacting: secrets)
-    }
 }

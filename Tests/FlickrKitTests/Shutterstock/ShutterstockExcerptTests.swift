@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FlickrKit
+@testable import Networking
 @testable import ShutterstockService
 
 /// Excerpts of long server text redact only their start (redaction time
@@ -14,7 +15,7 @@ import Testing
         for offset in 0..<40 {
             let lead = String(repeating: " \n", count: (limit * 8) / 2 + offset * 3)
             let text = lead + secret + String(repeating: "x", count: 60_000)
-            let excerpt = ShutterstockResponseDecoder.excerpt(text, limit: limit, redacting: [secret])
+            let excerpt = ResponseExcerpt.make(text, limit: limit, redacting: [secret])
             #expect(!excerpt.contains("s3c"), "offset \(offset): \(excerpt)")
             #expect(!excerpt.contains("et key"), "offset \(offset): \(excerpt)")
         }
@@ -22,14 +23,14 @@ import Testing
 
     @Test func longTextIsRedactedAndCut() {
         let text = "Error for \(secret): " + String(repeating: "details ", count: 8_000)
-        let excerpt = ShutterstockResponseDecoder.excerpt(text, limit: 80, redacting: [secret])
+        let excerpt = ResponseExcerpt.make(text, limit: 80, redacting: [secret])
         #expect(excerpt.hasPrefix("Error for [redacted]: details"))
         #expect(excerpt.hasSuffix("…"))
         #expect(excerpt.count <= 81)
     }
 
     @Test func shortTextIsWhole() {
-        let excerpt = ShutterstockResponseDecoder.excerpt("bad key \(secret) given", limit: 80, redacting: [secret])
+        let excerpt = ResponseExcerpt.make("bad key \(secret) given", limit: 80, redacting: [secret])
         #expect(excerpt == "bad key [redacted] given")
     }
 }
