@@ -71,12 +71,18 @@ public struct ProviderSetup: Sendable {
     /// variable; `nil` when neither is set.
     public let apiURL: URL?
     public let network: NetworkManager
+    /// Where the provider says what a person should hear while it works.
+    public let notices: ServiceNotices
 
-    public init(environment: [String: String], apiKey: String?, apiURL: URL?, network: NetworkManager) {
+    public init(
+        environment: [String: String], apiKey: String?, apiURL: URL?, network: NetworkManager,
+        notices: ServiceNotices = ServiceNotices()
+    ) {
         self.environment = environment
         self.apiKey = apiKey
         self.apiURL = apiURL
         self.network = network
+        self.notices = notices
     }
 }
 

@@ -67,9 +67,12 @@ public final class FlickrViewModel {
     private var cellTokens: [ObservationToken] = []
     /// The filters searches use until changed (`/filter`, or typed in a query).
     var standingFilters = SearchFilters()
+    /// What services say while they work (a rate limit's wait), shown as notices.
+    private var serviceNotices: ServiceNotices.Listening?
 
     /// - Parameter services: what the app can search, the one to start with first.
-    public init(services: [ServiceSetup], pipeline: ImageDownloadManager) {
+    /// - Parameter notices: what the services say while they work, shown as notices.
+    public init(services: [ServiceSetup], pipeline: ImageDownloadManager, notices: ServiceNotices? = nil) {
         precondition(!services.isEmpty, "FlickrViewModel needs a provider")
         let first = services[0]
         self.services = services
@@ -79,6 +82,11 @@ public final class FlickrViewModel {
         self.factory = ImageModelFactory(provider: first.provider, pipeline: pipeline)
         // Set last: the failure report needs `self`.
         session = makeSession(first)
+        serviceNotices = notices?.listen { [weak self] text in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self?.noticeSource.value = .info(text) }
+            }
+        }
     }
 
     func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {

@@ -9,6 +9,8 @@ public struct ServiceConnection: Sendable {
     public let providers: [any PhotoProvider]
     public let registry: ProviderRegistry
     public let network: NetworkManager
+    /// What the providers say while they work.
+    public let notices: ServiceNotices
     let sandbox: EmbeddedSandbox
     /// Where the sandbox listens, when it was started for the chosen service.
     public let sandboxURL: URL?

@@ -47,19 +47,20 @@ public enum ServiceConnector {
             throw ServiceSetupError("--api-key is not \(chosen.service.name)'s setting. \(chosen.credentialHint)")
         }
         let network = NetworkManager()
+        let notices = ServiceNotices()
         let sandbox = EmbeddedSandbox()
         var sandboxed: Set<String> = []
         var notes: [String] = []
         do {
             let first = try await provider(
-                chosen, choice: choice, network: network, sandbox: sandbox, deferred: false, sandboxed: &sandboxed,
-                environment: environment)
+                chosen, choice: choice, network: network, notices: notices, sandbox: sandbox, deferred: false,
+                sandboxed: &sandboxed, environment: environment)
             var providers = [first]
             if alsoOthers {
                 for other in registry.descriptors where other.service != chosen.service {
                     do {
                         providers.append(try await provider(
-                            other, choice: nil, network: network, sandbox: sandbox, deferred: true,
+                            other, choice: nil, network: network, notices: notices, sandbox: sandbox, deferred: true,
                             sandboxed: &sandboxed, environment: environment))
                     } catch {
                         notes.append("/provider \(other.service.id) is unavailable: \(userMessage(for: error))")
@@ -67,7 +68,7 @@ public enum ServiceConnector {
                 }
             }
             return ServiceConnection(
-                providers: providers, registry: registry, network: network, sandbox: sandbox,
+                providers: providers, registry: registry, network: network, notices: notices, sandbox: sandbox,
                 sandboxURL: await sandbox.started?.baseURL, sandboxed: sandboxed, notes: notes)
         } catch {
             await sandbox.shutdown()
@@ -78,7 +79,8 @@ public enum ServiceConnector {
 
     /// One provider: the service, a server the person named, or the sandbox.
     private static func provider(
-        _ descriptor: ProviderDescriptor, choice: ServiceChoice?, network: NetworkManager, sandbox: EmbeddedSandbox,
+        _ descriptor: ProviderDescriptor, choice: ServiceChoice?, network: NetworkManager, notices: ServiceNotices,
+        sandbox: EmbeddedSandbox,
         deferred: Bool, sandboxed: inout Set<String>, environment: [String: String]
     ) async throws -> any PhotoProvider {
         // --api-url belongs to the chosen service; the others read their variable.
@@ -91,7 +93,8 @@ public enum ServiceConnector {
             }
             apiURL = url
         }
-        let setup = ProviderSetup(environment: environment, apiKey: choice?.apiKey, apiURL: apiURL, network: network)
+        let setup = ProviderSetup(
+            environment: environment, apiKey: choice?.apiKey, apiURL: apiURL, network: network, notices: notices)
         switch try descriptor.connect(setup) {
         case .remote(let provider):
             return provider

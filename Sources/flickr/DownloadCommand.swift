@@ -78,6 +78,8 @@ struct DownloadCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let connection = try await provider.connect(environment: environment)
         connection.announceSandbox()
+        let notices = connection.notices.listen { FileHandle.standardError.write(Data("\nflickr: \($0)\n".utf8)) }
+        defer { notices.cancel() }
         var configuration = ImagePipelineConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory

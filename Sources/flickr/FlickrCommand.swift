@@ -76,7 +76,7 @@ struct BrowseCommand: AsyncParsableCommand {
                 sessionStore: SessionStore(file: paths.sessionFile(for: service.service)),
                 sandboxOrigin: connection.sandboxed.contains(service.service.id) ? connection.sandboxURL : nil)
         }
-        let viewModel = FlickrViewModel(services: services, pipeline: pipeline)
+        let viewModel = FlickrViewModel(services: services, pipeline: pipeline, notices: connection.notices)
 
         let terminal: any Terminal
         if capabilities.isTTY {

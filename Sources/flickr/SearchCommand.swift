@@ -105,6 +105,8 @@ struct ListingOptions: ParsableArguments {
     func print(_ query: ResultQuery, provider options: ProviderOptions) async throws {
         let connection = try await options.connect()
         connection.announceSandbox()
+        let notices = connection.notices.listen { FileHandle.standardError.write(Data("flickr: \($0)\n".utf8)) }
+        defer { notices.cancel() }
         let job = ListingJob(
             query: query, firstPage: page, pages: pages,
             perPage: options.resolvedPerPage(for: connection.provider))

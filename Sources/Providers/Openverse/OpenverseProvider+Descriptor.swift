@@ -23,7 +23,7 @@ extension OpenverseProvider {
         connect: { setup in
             .remote(OpenverseProvider(
                 credentials: try OpenverseCredentials(environment: setup.environment),
-                baseURL: setup.apiURL ?? defaultBaseURL, network: setup.network))
+                baseURL: setup.apiURL ?? defaultBaseURL, network: setup.network, notices: setup.notices))
         })
 
     /// A search's filters in Openverse's parameters; what it cannot honour

@@ -99,6 +99,11 @@ extension OpenverseProvider {
             },
             cancelled: { .network(.cancelled) },
             onRetry: { error, wait, retry in
+                // A rate limit's wait is long enough to be felt: say so.
+                if case .rateLimited = error, wait >= .seconds(1) {
+                    notices?.post(
+                        "Openverse asked to wait \(wait.components.seconds) s (rate limit); trying again then.")
+                }
                 logger.debug("Retrying an Openverse call", metadata: [
                     "host": "\(host ?? "?")", "retry": "\(retry)", "wait": "\(wait)", "error": "\(error.description)",
                 ])

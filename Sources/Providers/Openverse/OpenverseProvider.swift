@@ -27,6 +27,8 @@ public struct OpenverseProvider: PhotoProvider {
 
     let credentials: OpenverseCredentials?
     let tokens: OpenverseTokenStore
+    /// Where a rate limit's wait is said.
+    let notices: ServiceNotices?
     let network: NetworkManager
     let logger = Logger(label: "flickr.openverse")
 
@@ -38,18 +40,20 @@ public struct OpenverseProvider: PhotoProvider {
         baseURL: URL = OpenverseProvider.defaultBaseURL,
         network: NetworkManager,
         displayName: String? = nil,
-        retryPolicy: RetryPolicy = RetryPolicy()
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        notices: ServiceNotices? = nil
     ) {
         self.init(
             credentials: credentials, baseURL: baseURL, network: network, displayName: displayName,
-            retryPolicy: retryPolicy, tokens: OpenverseTokenStore())
+            retryPolicy: retryPolicy, tokens: OpenverseTokenStore(), notices: notices)
     }
 
     /// With a token store of the caller's (tests pass one with their own clock).
     init(
         credentials: OpenverseCredentials?, baseURL: URL, network: NetworkManager, displayName: String?,
-        retryPolicy: RetryPolicy, tokens: OpenverseTokenStore
+        retryPolicy: RetryPolicy, tokens: OpenverseTokenStore, notices: ServiceNotices? = nil
     ) {
+        self.notices = notices
         self.credentials = credentials
         self.baseURL = baseURL
         self.network = network

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 @testable import FlickrKit
 @testable import Networking
@@ -86,10 +87,16 @@ import Testing
         let waits = RetryPolicyTests.Waits()
         let throttled = ScriptedReply.text(#"{"detail":"Request was throttled. Expected available in 3 seconds."}"#, status: 429, headers: [("Retry-After", "3")])
         try await LoopbackHTTPServer.failing([throttled], then: .text(OpenverseTestServer.onePage)) { server, network in
-            let provider = OpenverseProvider(baseURL: server.baseURL, network: network, retryPolicy: waits.policy())
+            let notices = ServiceNotices()
+            let provider = OpenverseProvider(baseURL: server.baseURL, network: network, retryPolicy: waits.policy(), notices: notices)
+            let heard = NIOLockedValueBox<[String]>([])
+            let listening = notices.listen { text in heard.withLockedValue { $0.append(text) } }
             _ = try await provider.search(.typed("pier"), page: 1, perPage: 20)
+            listening.cancel()
             #expect(server.requests.count == 2)
             #expect(waits.all == [.seconds(3)])
+            #expect(heard.withLockedValue { $0 } == ["Openverse asked to wait 3 s (rate limit); trying again then."],
+                    "the wait is said, not only waited")
         }
     }
 
