@@ -24,6 +24,20 @@ struct BenchApp {
             arguments: ["--api-url", sandbox.restURL.absoluteString, "--api-key", "bench", "--images", "symbols"],
             environment: environment, columns: columns, rows: rows)
     }
+
+    /// One run that searches `query`, draws its page, lets every transfer
+    /// end and quits: the disk cache and the saved session then hold it.
+    func searchOnce(_ query: String) async throws {
+        let first = try launch()
+        _ = try first.instant(of: "· page 1 of", after: 0)
+        try await waitForQuiet(sandbox, reading: first)
+        let mark = first.mark()
+        first.write("\(query)\r")
+        _ = try first.instant(of: lastRowLabel(page: 1), after: mark)
+        try await waitForQuiet(sandbox, reading: first)
+        first.write("/quit\r")
+        try first.waitForExit()
+    }
 }
 
 /// Waits until the sandbox has sent nothing for `quiet` and nothing is in
@@ -97,15 +111,7 @@ func runRelaunch(_ arguments: Arguments) async throws {
             flickr: flickr, home: home, sandbox: sandbox,
             columns: try arguments.positive("--columns", default: 120), rows: try arguments.positive("--rows", default: 50))
         // The first run searches, fills the disk cache and saves the session.
-        let first = try app.launch()
-        _ = try first.instant(of: "· page 1 of", after: 0)
-        try await waitForQuiet(sandbox, reading: first)
-        let mark = first.mark()
-        first.write("kittens\r")
-        _ = try first.instant(of: lastRowLabel(page: 1), after: mark)
-        try await waitForQuiet(sandbox, reading: first)
-        first.write("/quit\r")
-        try first.waitForExit()
+        try await app.searchOnce("kittens")
 
         var samples: [Double] = []
         var headers: [Double] = []

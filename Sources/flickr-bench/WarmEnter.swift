@@ -18,15 +18,7 @@ func runWarm(_ arguments: Arguments) async throws {
             flickr: flickr, home: home, sandbox: sandbox,
             columns: try arguments.positive("--columns", default: 120), rows: try arguments.positive("--rows", default: 50))
         // Fills the disk cache with the page (and the next one, read ahead).
-        let first = try app.launch()
-        _ = try first.instant(of: "· page 1 of", after: 0)
-        try await waitForQuiet(sandbox, reading: first)
-        let mark = first.mark()
-        first.write("\(query)\r")
-        _ = try first.instant(of: lastRowLabel(page: 1), after: mark)
-        try await waitForQuiet(sandbox, reading: first)
-        first.write("/quit\r")
-        try first.waitForExit()
+        try await app.searchOnce(query)
 
         var samples: [Double] = []
         for _ in 0..<runs {
