@@ -89,15 +89,6 @@ public final class FlickrViewModel {
         }
     }
 
-    func makeSession(_ setup: ServiceSetup) -> SessionPersistence? {
-        setup.sessionStore.map { store in
-            SessionPersistence(store: store, providerName: setup.provider.displayName, sandboxOrigin: setup.sandboxOrigin) {
-                [weak self] message in
-                self?.noticeSource.value = .warning(message)
-            }
-        }
-    }
-
     // MARK: - State
 
     /// Every cell of every loaded page, in result order.
@@ -390,13 +381,8 @@ public final class FlickrViewModel {
         return "No more results."
     }
 
-    func saveSession() {
-        guard let query = query.value else { return }
-        session?.save(query, pages: pages.value, perPage: pageSize)
-    }
-
     /// The page size the shown query is paged with.
-    private var pageSize: Int { restoredPerPage ?? perPage }
+    var pageSize: Int { restoredPerPage ?? perPage }
 
     /// The result number of the next cell made.
     private var nextNumber: Int { cells.last.map { $0.number + 1 } ?? firstNumber }
