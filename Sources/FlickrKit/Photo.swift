@@ -32,12 +32,16 @@ public struct Photo: Sendable, Hashable {
     public var tags: [String] = []
     /// When the photo was uploaded, when the service says.
     public var dateUploaded: Date?
+    /// A video rather than a still: its renditions are poster frames, and
+    /// the video file itself comes only from the provider's sizes call.
+    public var isVideo = false
 
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
         renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil,
-        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil
+        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false
     ) {
+        self.isVideo = isVideo
         self.tags = tags
         self.dateUploaded = dateUploaded
         self.id = id
@@ -136,7 +140,7 @@ extension Photo {
 /// starts fresh.
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit, tags, dateUploaded
+        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit, tags, dateUploaded, isVideo
         // Written by earlier versions.
         case secret, server, farm, images
     }
@@ -167,7 +171,8 @@ extension Photo: Codable {
             flickr: flickr,
             credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit),
             tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
-            dateUploaded: try container.decodeIfPresent(Date.self, forKey: .dateUploaded))
+            dateUploaded: try container.decodeIfPresent(Date.self, forKey: .dateUploaded),
+            isVideo: try container.decodeIfPresent(Bool.self, forKey: .isVideo) ?? false)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -183,5 +188,6 @@ extension Photo: Codable {
         try container.encodeIfPresent(credit, forKey: .credit)
         if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
         try container.encodeIfPresent(dateUploaded, forKey: .dateUploaded)
+        if isVideo { try container.encode(true, forKey: .isVideo) }
     }
 }

@@ -50,6 +50,40 @@ public protocol PhotoProvider: Sendable {
     /// The same, by photo id alone (`flickr info ID`); services without such
     /// a call throw `UnsupportedByProvider`.
     func photoDetails(id: String) async throws -> PhotoDetails
+
+    // MARK: People, albums, galleries, pools and links
+    // Services without them throw `UnsupportedByProvider` (the defaults in
+    // PhotoProvider+Collections), saying what they have instead.
+
+    /// Whether it has them; when not, the sentence saying what it has instead.
+    var collectionSupport: CollectionSupport { get }
+
+    /// The person a username, path alias, id or profile URL names.
+    func person(named name: String) async throws -> Person
+
+    /// One page of a photostream, album, gallery or pool, newest first
+    /// where the service orders them so; videos included, marked `isVideo`.
+    func photos(in collection: PhotoCollection, page: Int, perPage: Int) async throws -> PhotoPage
+
+    /// One page of a person's albums.
+    func albums(of person: Person, page: Int, perPage: Int) async throws -> AlbumPage
+
+    /// How this provider reads `text` typed at the prompt: one of its links,
+    /// its site but an unknown page, or not a link of its. No network.
+    func readLink(_ text: String) -> LinkReading
+
+    /// What a link points at, asking the service for ids and titles.
+    func resolve(_ link: ProviderLink) async throws -> LinkTarget
+
+    /// The video file of a video, for `download --videos`; `nil` when the
+    /// service offers none to this caller.
+    func videoURL(for photo: Photo) async throws -> URL?
+
+    /// The page of the photo's owner (their photostream), for links.
+    func ownerPageURL(for photo: Photo) -> URL?
+
+    /// The page of a collection in a browser, for links.
+    func pageURL(for collection: PhotoCollection) -> URL?
 }
 
 /// A call the service behind a provider does not offer.

@@ -5,11 +5,14 @@ import Foundation
 public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
     case search(SearchQuery)
     case recent
+    /// A photostream, album, gallery or pool.
+    case collection(PhotoCollection)
 
     public var description: String {
         switch self {
         case .search(let query): query.description
         case .recent: "recent photos"
+        case .collection(let collection): collection.description
         }
     }
 
@@ -18,6 +21,7 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .search(let query): try await provider.search(query, page: number, perPage: perPage)
         case .recent: try await provider.recent(page: number, perPage: perPage)
+        case .collection(let collection): try await provider.photos(in: collection, page: number, perPage: perPage)
         }
     }
 }
