@@ -21,9 +21,9 @@ public struct ProviderDescriptor: Sendable {
     public let perPageRange: ClosedRange<Int>
     /// How deep a query pages: the most results served, or `nil` for no cap.
     public let maxResults: Int?
-    /// How long typing must pause before a live search (tight anonymous
-    /// limits ask for longer).
-    public let liveSearchDelay: Duration
+    /// How long typing must pause before a live search, and what it skips
+    /// (tight anonymous limits ask for longer pauses and whole words).
+    public let liveSearch: LiveSearchPolicy
     /// The filters it honours; any other is refused in a sentence.
     public let supportedFilters: Set<FilterKind>
     /// Whether `--api-key` is this service's credential.
@@ -40,7 +40,7 @@ public struct ProviderDescriptor: Sendable {
     public init(
         service: PhotoService, summary: String, credentialVariables: [String], credentialHint: String,
         endpointVariable: String, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
-        maxResults: Int?, liveSearchDelay: Duration, supportedFilters: Set<FilterKind>, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
+        maxResults: Int?, liveSearch: LiveSearchPolicy, supportedFilters: Set<FilterKind>, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
         imageSizes: String,
         connect: @escaping @Sendable (ProviderSetup) throws -> ProviderEndpoint
     ) {
@@ -53,7 +53,7 @@ public struct ProviderDescriptor: Sendable {
         self.defaultPerPage = defaultPerPage
         self.perPageRange = perPageRange
         self.maxResults = maxResults
-        self.liveSearchDelay = liveSearchDelay
+        self.liveSearch = liveSearch
         self.supportedFilters = supportedFilters
         self.takesAPIKey = takesAPIKey
         self.needsNoCredentials = needsNoCredentials

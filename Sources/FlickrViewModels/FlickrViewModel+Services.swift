@@ -13,8 +13,14 @@ extension FlickrViewModel {
         /// Where this run's embedded sandbox serves, when it stands in for
         /// the service (a restored session's images move there).
         public let sandboxOrigin: URL?
+        /// When a pause in typing searches this service.
+        public let liveSearch: LiveSearchPolicy
 
-        public init(provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil, sandboxOrigin: URL? = nil) {
+        public init(
+            provider: any PhotoProvider, perPage: Int, sessionStore: SessionStore? = nil, sandboxOrigin: URL? = nil,
+            liveSearch: LiveSearchPolicy = .standard
+        ) {
+            self.liveSearch = liveSearch
             self.provider = provider
             self.perPage = perPage
             self.sessionStore = sessionStore

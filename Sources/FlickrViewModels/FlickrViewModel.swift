@@ -69,6 +69,12 @@ public final class FlickrViewModel {
     var standingFilters = SearchFilters()
     /// What services say while they work (a rate limit's wait), shown as notices.
     private var serviceNotices: ServiceNotices.Listening?
+    /// The search behind the live line (FlickrViewModel+Live).
+    let live = LiveSearch()
+    /// `--live-delay`, when given; nil takes the provider's pause.
+    var liveChosenDelay: Duration?
+    /// `/live on|off`, `--live-delay 0`.
+    var liveEnabled = true
 
     /// - Parameter services: what the app can search, the one to start with first.
     /// - Parameter notices: what the services say while they work, shown as notices.
@@ -102,7 +108,7 @@ public final class FlickrViewModel {
 
     /// A page request or downloads are under way (what Ctrl-C would cancel).
     public var hasPendingWork: Bool {
-        if activity.value != .idle || prefetcher.isFetching { return true }
+        if activity.value != .idle || prefetcher.isFetching || live.isBusy { return true }
         if detail?.state.value.isPending == true { return true }
         return (cells + prefetchedCells.value).contains { $0.state.value.isPending }
     }
@@ -115,19 +121,26 @@ public final class FlickrViewModel {
     /// Filters typed in `text` (`license:cc0 sort:newest`) apply with the
     /// ones `/filter` set, which stay until changed.
     public func search(_ text: String) {
-        let parsed: SearchQuery?
+        let query: SearchQuery?
         do {
-            parsed = try SearchQuery.parse(text)
+            query = try searchQuery(typed: text)
         } catch {
             noticeSource.value = .error(error.description)
             return
         }
-        guard let parsed, let query = parsed.with(filters: standingFilters.merging(parsed.filters)) else {
+        guard let query else {
             noticeSource.value = .warning("Type some words to search for.")
             return
         }
         standingFilters = query.filters
         start(.search(query))
+    }
+
+    /// What `text` searches for: its words and filters, with the filters
+    /// `/filter` set; nil when it holds nothing.
+    func searchQuery(typed text: String) throws(QueryError) -> SearchQuery? {
+        guard let parsed = try SearchQuery.parse(text) else { return nil }
+        return parsed.with(filters: standingFilters.merging(parsed.filters))
     }
 
     /// Shows the most recent uploads, dropping the previous results.
@@ -158,7 +171,7 @@ public final class FlickrViewModel {
     @discardableResult
     public func cancel() -> Int {
         let hadPageRequest = activity.value != .idle
-        let count = stopPending(includingDetail: true, keepingPrefetched: true)
+        let count = stopPending(includingDetail: true, keepingPrefetched: true) + live.cancelAll()
         activitySource.value = .idle
         if count == 0 && !hadPageRequest {
             noticeSource.value = .info("Nothing to cancel.")
@@ -286,6 +299,11 @@ public final class FlickrViewModel {
         if let prefetched = prefetcher.takeIfReady(number) {
             // Shown at once, from memory.
             publish(prefetched.page, cells: prefetched.cells, restored: false)
+            return
+        }
+        if number == 1, let found = takeLivePage(for: query) {
+            // Found while the query was typed: no request.
+            publish(found.page, cells: found.cells, restored: false)
             return
         }
         let expected = generation

@@ -13,6 +13,8 @@ public final class RecordingTerminal: Terminal {
     /// Every status set, in order, including removals (nil).
     public private(set) var statusHistory: [String?] = []
     public private(set) var prompt = ""
+    /// The live line currently shown under the prompt (nil when none).
+    public private(set) var liveLine: String?
     public private(set) var isRunning = false
     public private(set) var isPaused = false
     public private(set) var stopCount = 0
@@ -50,6 +52,16 @@ public final class RecordingTerminal: Terminal {
 
     public func setPrompt(_ prompt: String) {
         self.prompt = prompt
+    }
+
+    public func setLiveLine(_ text: String?) {
+        liveLine = text.map { TextSanitizer.sanitize($0) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Plays an edit of the line being typed (as readline reports it).
+    public func edit(_ text: String) {
+        guard isRunning else { return }
+        handlers.onEdit(text)
     }
 
     public func pauseInput() {

@@ -18,7 +18,13 @@ struct DisplayOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Grid columns, 1–8.")
     var columns: Int = 3
 
+    @Option(name: .customLong("live-delay"), parsing: .unconditional, help: ArgumentHelp(
+        "Results while typing: search after a pause of this many milliseconds (default 300; Openverse waits at least 800); 0 turns it off (/live on|off at the prompt). Only at an interactive terminal.",
+        valueName: "ms"))
+    var liveDelay: Int?
+
     func validate() throws {
         try NumericRange.check("--columns", columns, in: 1...8)
+        if let liveDelay { try NumericRange.check("--live-delay", liveDelay, in: 0...10_000) }
     }
 }

@@ -74,9 +74,11 @@ struct BrowseCommand: AsyncParsableCommand {
             FlickrViewModel.ServiceSetup(
                 provider: service, perPage: provider.resolvedPerPage(for: service),
                 sessionStore: SessionStore(file: paths.sessionFile(for: service.service)),
-                sandboxOrigin: connection.sandboxed.contains(service.service.id) ? connection.sandboxURL : nil)
+                sandboxOrigin: connection.sandboxed.contains(service.service.id) ? connection.sandboxURL : nil,
+                liveSearch: ProviderOptions.registry.descriptor(id: service.service.id)?.liveSearch ?? .standard)
         }
         let viewModel = FlickrViewModel(services: services, pipeline: pipeline, notices: connection.notices)
+        if let delay = display.liveDelay { viewModel.configureLiveSearch(delay: .milliseconds(delay)) }
 
         let terminal: any Terminal
         if capabilities.isTTY {

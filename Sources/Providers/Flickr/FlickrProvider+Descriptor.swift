@@ -14,7 +14,7 @@ extension FlickrProvider {
         defaultPerPage: 30,
         perPageRange: perPageRange,
         maxResults: resultCap,
-        liveSearchDelay: .milliseconds(300),
+        liveSearch: .standard,
         supportedFilters: [.license, .sort, .taken, .uploaded, .user, .tag, .near, .bbox, .type, .safe],
         takesAPIKey: true,
         imageSizes: "thumbnail_url is the 150 px square (q), image_url the 1024 px size (b) or 640 px (z)",

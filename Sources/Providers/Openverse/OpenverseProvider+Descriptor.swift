@@ -16,7 +16,7 @@ extension OpenverseProvider {
         perPageRange: OpenverseSearchRequest.authenticatedPerPageRange,
         maxResults: OpenverseSearchRequest.anonymousPageLimit * OpenverseSearchRequest.anonymousPerPageRange.upperBound,
         // Anonymous callers get a small hourly budget: wait longer before a live search.
-        liveSearchDelay: .milliseconds(800),
+        liveSearch: LiveSearchPolicy(delay: .milliseconds(800), minimumDelay: .milliseconds(800), shortestPartialWord: 3),
         supportedFilters: [.license, .sort, .user, .type, .orientation, .safe],
         needsNoCredentials: true,
         imageSizes: "thumbnail_url is Openverse's thumbnail (up to 600 px), image_url the work's own file",

@@ -17,7 +17,7 @@ extension ShutterstockProvider {
         defaultPerPage: 20,
         perPageRange: ShutterstockSearchRequest.perPageRange,
         maxResults: nil,
-        liveSearchDelay: .milliseconds(300),
+        liveSearch: .standard,
         supportedFilters: [.sort, .uploaded, .user, .type, .orientation, .safe],
         imageSizes: "thumbnail_url is the grid asset, image_url the 1000 px preview",
         connect: connect)

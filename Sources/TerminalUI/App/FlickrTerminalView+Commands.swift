@@ -4,6 +4,9 @@ import FlickrViewModels
 /// What each line typed at the prompt does.
 extension FlickrTerminalView {
     func handle(_ line: String) {
+        // A page the live line found is taken by a search for the same text
+        // first; then the live line goes.
+        defer { viewModel.lineEnded() }
         switch UserCommand.parse(line) {
         case .search(let text):
             pauseInputUntilIdle()
@@ -32,6 +35,11 @@ extension FlickrTerminalView {
                 + viewModel.providerChoices.joined(separator: " or /provider ") + " switches.")
         case .filter(let argument):
             viewModel.filter(argument)
+        case .live(let on?):
+            viewModel.setLiveSearch(on: on)
+            terminal.print(liveSearchState)
+        case .live(nil):
+            terminal.print(liveSearchState)
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,
@@ -46,6 +54,13 @@ extension FlickrTerminalView {
         case .invalid(let message):
             terminal.print(message)
         }
+    }
+
+    private var liveSearchState: String {
+        guard terminal.isInteractive else { return "Results while typing need an interactive terminal." }
+        return viewModel.isLiveSearchOn
+            ? "Live search is on: a pause in typing searches; Enter shows the page it found. /live off turns it off."
+            : "Live search is off. /live on turns it on."
     }
 
     func interrupt() {

@@ -55,13 +55,15 @@ public final class FlickrTerminalView {
             terminal.print("Type words to search, Enter for the next page, /help for commands.")
         }
         printer.onIdle = { [weak self] in self?.resumeInputIfIdle() }
+        viewModel.liveRowLength = printer.options.columns
         bind()
         terminal.run(prompt: "flickr> ", handlers: TerminalHandlers(
             onLine: { [weak self] line in self?.handle(line) },
             onEOF: { [weak self] in self?.quit() },
             onInterrupt: { [weak self] in self?.interrupt() },
             onResize: { [weak self] _ in self?.updateStatus() },
-            onTerminate: { [weak self] _ in self?.quit() }))
+            onTerminate: { [weak self] _ in self?.quit() },
+            onEdit: { [weak self] text in self?.viewModel.typing(text) }))
         if !viewModel.restoreSession() {
             viewModel.showRecent()
         }
@@ -76,6 +78,10 @@ public final class FlickrTerminalView {
         }.store(in: &tokens)
         viewModel.activity.observe { [weak self] _ in self?.updateStatus() }.store(in: &tokens)
         viewModel.progress.observe { [weak self] _ in self?.updateStatus() }.store(in: &tokens)
+        viewModel.liveResult.observeChanges { [weak self] result in
+            guard let self else { return }
+            self.terminal.setLiveLine(StatusText.liveLine(result, columns: self.terminal.size.columns - 1))
+        }.store(in: &tokens)
     }
 
     private func pagesChanged(_ pages: [ResultPage]) {

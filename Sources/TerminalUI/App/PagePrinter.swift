@@ -49,6 +49,10 @@ final class PagePrinter {
         viewModel?.prefetchedCells.observeChanges { [weak self] cells in
             self?.preheat(cells)
         }.store(in: &tokens)
+        // The first row a live search found: Enter on the same text prints it at once.
+        viewModel?.liveFirstRow.observeChanges { [weak self] cells in
+            if !cells.isEmpty { self?.preheat(cells) }
+        }.store(in: &tokens)
     }
 
     /// No job is queued or printing.

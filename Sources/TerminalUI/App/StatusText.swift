@@ -1,3 +1,4 @@
+import Foundation
 import FlickrViewModels
 
 /// The short texts the view shows for view-model state.
@@ -42,6 +43,23 @@ enum StatusText {
             }
             return out.isEmpty ? nil : out.joined(separator: "\n")
         }
+    }
+
+    /// The live line: `≈ 12,400 · Kittens in snow · Two kittens asleep · …`,
+    /// `searching…`, `no results`, or the error; nil hides it. Fitted to
+    /// `columns`, titles sanitised.
+    static func liveLine(_ result: LiveResult, columns: Int) -> String? {
+        let text: String
+        switch result {
+        case .hidden: return nil
+        case .searching: text = "searching…"
+        case .noResults: text = "no results"
+        case .failed(let message): text = "search failed: " + TextSanitizer.sanitize(message)
+        case .found(let total, let titles):
+            let named = titles.map { TextSanitizer.sanitize($0) }.map { $0.isEmpty ? "(untitled)" : $0 }
+            text = (["≈ \(total.formatted())"] + named + (total > named.count ? ["…"] : [])).joined(separator: " · ")
+        }
+        return TextSanitizer.fit(text, columns: max(1, columns))
     }
 
     static func statistics(_ stats: DownloadStatistics, results: Int, pages: Int, hasMore: Bool) -> String {

@@ -70,6 +70,9 @@ public final class PlainTerminal: Terminal {
 
     public func setPrompt(_ prompt: String) {}
 
+    /// Plain input is never live: scripts see no live line.
+    public func setLiveLine(_ text: String?) {}
+
     public func pauseInput() {
         paused = true
     }

@@ -25,6 +25,7 @@ extension ReadlineTerminal {
                 guard let self, self.phase == .reading, let input = self.promptInput else { return }
                 if !input.fill(from: self.inputDescriptor) {
                     // The end of input (or an error): readline reads it itself.
+                    self.eraseLiveLine()
                     rl_callback_read_char()
                     return
                 }
@@ -40,11 +41,15 @@ extension ReadlineTerminal {
     /// the rest follows on the next turn of the main queue.
     func readQueuedInput() {
         var budget = 4096
+        if phase == .reading, promptInput?.hasQueued == true { eraseLiveLine() }
         while budget > 0, phase == .reading, readSource != nil, promptInput?.hasQueued == true {
             rl_callback_read_char()
             enforceLineLimit()
             budget -= 1
         }
+        reportEdit()
+        drawLiveLine()
+        output?.flush()
         if phase == .reading, readSource != nil, promptInput?.hasQueued == true {
             DispatchQueue.main.async { [weak self] in
                 MainActor.assumeIsolated { self?.readQueuedInput() }
@@ -89,6 +94,10 @@ extension ReadlineTerminal {
     /// and counted first, so `handleLine` knows the line went over.
     func prepareToAccept() {
         guard phase == .reading else { return }
+        // The live line goes with the line it described.
+        eraseLiveLine()
+        liveLine = nil
+        reportedLine = ""
         cutOverlongLine()
         guard statusShown else { return }
         hidePrompt()
@@ -195,6 +204,9 @@ extension ReadlineTerminal {
     /// Ctrl-C: drop whatever is typed (and any search or argument in
     /// progress), redraw an empty prompt in place, then tell the app.
     func handleInterrupt() {
+        eraseLiveLine()
+        liveLine = nil
+        reportedLine = ""
         rl_free_line_state()
         rl_callback_sigcleanup()
         rl_clear_visible_line()
@@ -223,10 +235,13 @@ extension ReadlineTerminal {
     }
 
     func handleResize() {
+        eraseLiveLine()
         rl_resize_terminal()
         if statusShown {
             hidePrompt()
             showPrompt()
+        } else {
+            drawLiveLine()
         }
         output?.flush()
         handlers.onResize(size)

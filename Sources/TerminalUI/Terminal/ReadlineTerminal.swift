@@ -65,6 +65,13 @@ public final class ReadlineTerminal: Terminal {
     var overlongLineBytes: Int?
     var pendingMatches: [String] = []
     var nextMatch = 0
+    /// The live line to show under the line being typed, sanitised.
+    var liveLine: String?
+    /// How many rows below the cursor the live line was drawn, while it is
+    /// on screen (the cursor has not moved since: it is erased first).
+    var liveLineDrawnBelow: Int?
+    /// The text last reported through `onEdit`.
+    var reportedLine = ""
 
     /// - Parameters:
     ///   - historyFile: history across launches; `defaultHistoryFile(environment:)`
@@ -250,9 +257,11 @@ public final class ReadlineTerminal: Terminal {
         self.prompt = prompt
         switch phase {
         case .reading:
+            eraseLiveLine()
             rl_clear_visible_line()
             rl_set_prompt(prompt)
             rl_forced_update_display()
+            drawLiveLine()
             output?.flush()
         case .inLineHandler:
             rl_set_prompt(prompt)
@@ -265,6 +274,7 @@ public final class ReadlineTerminal: Terminal {
     /// status row, leaving the cursor at column 0 of the status row (or of the
     /// prompt's first row when there is no status).
     func hidePrompt() {
+        eraseLiveLine()
         rl_clear_visible_line()
         if statusShown {
             output?.write("\u{1B}[A\r\u{1B}[J")
@@ -280,6 +290,7 @@ public final class ReadlineTerminal: Terminal {
             statusShown = true
         }
         rl_forced_update_display()
+        drawLiveLine()
     }
 
     /// One row, one column short of the width so the terminal never wraps it.

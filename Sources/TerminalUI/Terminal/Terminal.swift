@@ -28,14 +28,20 @@ public struct TerminalHandlers {
     /// SIGTERM, SIGHUP or SIGQUIT: save what must survive, quickly. The
     /// terminal then stops itself and the process ends by that signal.
     public var onTerminate: @MainActor (Int32) -> Void
+    /// The line being typed changed (keys, paste, history recall, Ctrl-U);
+    /// carries the whole text. Only interactive terminals call it, and not
+    /// for the line accepted by Enter (that comes to `onLine`).
+    public var onEdit: @MainActor (String) -> Void
 
     public init(
         onLine: @escaping @MainActor (String) -> Void,
         onEOF: @escaping @MainActor () -> Void = {},
         onInterrupt: @escaping @MainActor () -> Void = {},
         onResize: @escaping @MainActor (TerminalSize) -> Void = { _ in },
-        onTerminate: @escaping @MainActor (Int32) -> Void = { _ in }
+        onTerminate: @escaping @MainActor (Int32) -> Void = { _ in },
+        onEdit: @escaping @MainActor (String) -> Void = { _ in }
     ) {
+        self.onEdit = onEdit
         self.onLine = onLine
         self.onEOF = onEOF
         self.onInterrupt = onInterrupt
@@ -67,6 +73,10 @@ public protocol Terminal: AnyObject {
     func setStatus(_ status: String?)
     /// Changes the prompt shown from now on.
     func setPrompt(_ prompt: String)
+    /// Shows one line just below the line being typed (live results),
+    /// replacing the previous one; nil removes it. The text is sanitised and
+    /// cut to the width. Terminals without a live prompt ignore it.
+    func setLiveLine(_ text: String?)
     /// Stops delivering lines until `resumeInput()`; lines that arrive
     /// meanwhile are kept, in order. Plain input uses this so a script's
     /// next command waits for the previous one; interactive input ignores it

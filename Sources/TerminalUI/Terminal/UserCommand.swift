@@ -18,6 +18,8 @@ public enum UserCommand: Sendable, Equatable {
     case provider(String?)
     /// `/filter` (show), `/filter clear`, `/filter license:cc0 …` (add).
     case filter(String?)
+    /// `/live on|off` turns results while typing on or off; `/live` says which.
+    case live(Bool?)
     /// A "/name" that is not a command; `suggestion` is the closest one.
     case unknown(String, suggestion: String?)
     /// A command used wrongly; the message says how to use it.
@@ -57,6 +59,13 @@ public enum UserCommand: Sendable, Equatable {
             return .provider(arguments.first)
         case "/filter":
             return .filter(arguments.isEmpty ? nil : arguments.joined(separator: " "))
+        case "/live":
+            switch arguments.map({ $0.lowercased() }) {
+            case []: return .live(nil)
+            case ["on"]: return .live(true)
+            case ["off"]: return .live(false)
+            default: return .invalid("Use /live on or /live off.")
+            }
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
         default:
@@ -67,7 +76,7 @@ public enum UserCommand: Sendable, Equatable {
     /// Lines Tab completes at the prompt, besides `/provider NAME`.
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
-        "/stats", "/help", "/quit", "/retry", "/filter ", "/filter clear",
+        "/stats", "/help", "/quit", "/retry", "/filter ", "/filter clear", "/live on", "/live off",
     ]
 
     /// Lines Tab completes, `/provider` with each service the app can search.
@@ -94,13 +103,14 @@ public enum UserCommand: Sendable, Equatable {
         ("/layout grid|list", "switch between thumbnails grid and list"),
         ("/provider NAME", "search another service (repeats the query)"),
         ("/filter [F…|clear]", "show, add (license:cc0 sort:newest …) or clear filters"),
+        ("/live on|off", "results while typing, after a pause (on by default)"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),
     ]
 
     /// Command names that `unknown` suggestions are drawn from.
-    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter"]
+    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter", "/live"]
 
     // MARK: - Parsing helpers
 

@@ -1,0 +1,166 @@
+import Binding
+import FlickrKit
+import Foundation
+import ImagePipeline
+
+/// What the live line under the prompt says about the text typed so far.
+public enum LiveResult: Sendable, Equatable {
+    /// Nothing to show: live search is off, the text is a command or too
+    /// short, or the line was submitted or cleared.
+    case hidden
+    case searching
+    /// The total, and the first titles (unsanitised), in result order.
+    case found(total: Int, titles: [String])
+    case noResults
+    /// The search failed; the message is the usual sentence.
+    case failed(String)
+}
+
+/// The search behind the live line: started by a pause in typing, replaced
+/// (its transfer aborted) by the next change, never asked twice for the
+/// same query, and kept so that Enter on the same text shows its page at
+/// once, with the first row's thumbnails already loading.
+@MainActor
+final class LiveSearch {
+    /// What one search was for: the same key is never asked again.
+    struct Key: Equatable {
+        let provider: String
+        let query: SearchQuery
+        let perPage: Int
+    }
+
+    /// A page found while typing, waiting for Enter.
+    struct Found {
+        let key: Key
+        let page: PhotoPage
+        let cells: [ImageModel]
+    }
+
+    private let resultSource = MutableObservable(distinct: LiveResult.hidden)
+    private let firstRowSource = MutableObservable<[ImageModel]>([])
+    var result: Observable<LiveResult> { resultSource }
+    /// The found page's first row, loading at low priority: the view gets
+    /// their pictures ready too.
+    var firstRow: Observable<[ImageModel]> { firstRowSource }
+
+    /// How many cells a row of the grid holds (the first row loads ahead).
+    var rowLength = 3
+    private var pause: Task<Void, Never>?
+    private var inFlight: (key: Key, task: Task<Void, Never>)?
+    private(set) var found: Found?
+    /// Counts searches sent (the benchmark and tests read it).
+    private(set) var searchesSent = 0
+
+    /// The text changed to `key`'s query (nil: nothing to search for);
+    /// `search` runs it once the pause is over.
+    func textChanged(
+        to key: Key?, after delay: Duration,
+        search: @escaping @Sendable () async throws -> PhotoPage,
+        makeCells: @escaping @MainActor (PhotoPage) -> [ImageModel]
+    ) {
+        pause?.cancel()
+        pause = nil
+        guard let key else {
+            stopSearching()
+            resultSource.value = .hidden
+            return
+        }
+        if let found, found.key == key {
+            stopSearching()
+            show(found.page)
+            return
+        }
+        if let inFlight, inFlight.key == key { return }
+        stopSearching()
+        pause = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled, let self else { return }
+            self.pause = nil
+            self.start(key, search: search, makeCells: makeCells)
+        }
+    }
+
+    private func start(
+        _ key: Key, search: @escaping @Sendable () async throws -> PhotoPage,
+        makeCells: @escaping @MainActor (PhotoPage) -> [ImageModel]
+    ) {
+        resultSource.value = .searching
+        searchesSent += 1
+        let task = Task { [weak self] in
+            let outcome: Result<PhotoPage, any Error>
+            do {
+                outcome = .success(try await search())
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let self, !Task.isCancelled, self.inFlight?.key == key else { return }
+            self.inFlight = nil
+            switch outcome {
+            case .success(let page):
+                self.keep(Found(key: key, page: page, cells: makeCells(page)))
+                self.show(page)
+            case .failure(let error):
+                if error is CancellationError { return }
+                self.resultSource.value = .failed(userMessage(for: error))
+            }
+        }
+        inFlight = (key, task)
+    }
+
+    private func keep(_ page: Found) {
+        dropFound()
+        found = page
+        let row = Array(page.cells.prefix(rowLength))
+        for cell in row { cell.load(priority: .low) }
+        firstRowSource.value = row
+    }
+
+    private func show(_ page: PhotoPage) {
+        resultSource.value = page.photos.isEmpty
+            ? .noResults
+            : .found(total: page.total, titles: page.photos.prefix(8).map(\.title))
+    }
+
+    /// The page found for `key`, handed over (Enter on the same text).
+    func take(_ key: Key) -> Found? {
+        guard let found, found.key == key else { return nil }
+        self.found = nil
+        firstRowSource.value = []
+        return found
+    }
+
+    /// The line was submitted or cleared, or left: the live line goes, and
+    /// any search still on its way stops. A found page stays for Enter.
+    func lineEnded() {
+        pause?.cancel()
+        pause = nil
+        stopSearching()
+        resultSource.value = .hidden
+    }
+
+    /// Ctrl-C or `/cancel`: stops everything, the found page's downloads too.
+    /// Returns how many downloads it stopped.
+    @discardableResult
+    func cancelAll() -> Int {
+        lineEnded()
+        return dropFound()
+    }
+
+    /// Whether a search or the first row's downloads are under way.
+    var isBusy: Bool {
+        pause != nil || inFlight != nil || firstRowSource.value.contains { $0.state.value.isPending }
+    }
+
+    private func stopSearching() {
+        inFlight?.task.cancel()
+        inFlight = nil
+    }
+
+    @discardableResult
+    private func dropFound() -> Int {
+        guard let found else { return 0 }
+        self.found = nil
+        firstRowSource.value = []
+        return found.cells.reduce(0) { count, cell in cell.cancel() ? count + 1 : count }
+    }
+}
