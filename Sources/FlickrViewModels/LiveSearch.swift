@@ -72,6 +72,8 @@ final class LiveSearch {
         }
         if let inFlight, inFlight.key == key { return }
         stopSearching()
+        // What the line said was about other text: it goes until the pause.
+        resultSource.value = .hidden
         pause = Task { [weak self] in
             try? await Task.sleep(for: delay)
             guard !Task.isCancelled, let self else { return }

@@ -58,7 +58,7 @@ extension EndToEnd {
             var mark = process.mark()
             try await process.enter("kittens")
             try await process.waitForHeader(page: 1, after: mark)
-            try await waitForLog(sandbox, "a kittens thumbnail transfer in progress (some bytes sent, not finished)") { log in
+            try await sandbox.waitForLog("a kittens thumbnail transfer in progress (some bytes sent, not finished)", describe: Self.describe) { log in
                 log.contains { thumbnails.contains(Self.pathOnly($0.path)) && $0.endedAt == nil && $0.bytesSent > 0 }
             }
 
@@ -99,23 +99,6 @@ extension EndToEnd {
                 same URL before the cancel: \(repeats.joined(separator: "; "))
                 """)
             return process
-        }
-
-        private func waitForLog(
-            _ sandbox: SandboxHarness, _ description: String,
-            until condition: ([SandboxRequestRecord]) -> Bool
-        ) async throws {
-            let clock = ContinuousClock()
-            let deadline = clock.now.advanced(by: PTYProcess.defaultTimeout)
-            while true {
-                let log = try await sandbox.requestLog()
-                if condition(log) { return }
-                if clock.now >= deadline {
-                    Issue.record("Timed out waiting for \(description). Image log: \(Self.describe(log))")
-                    throw CancellationError()
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
         }
 
         private static func pathOnly(_ path: String) -> String {

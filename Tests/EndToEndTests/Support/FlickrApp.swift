@@ -41,13 +41,15 @@ struct FlickrApp {
     }
 
     /// Starts the interactive app in a pty; `responder` answers its
-    /// start-up terminal probe (nil: nothing answers).
+    /// start-up terminal probe (nil: nothing answers). Live search is off
+    /// unless `live`: elsewhere a slow echo would let a pause search before
+    /// Enter and change the requests a test counts.
     func launch(
         _ arguments: [String] = [], columns: Int = 120, rows: Int = 40,
-        responder: TerminalResponder? = nil, extraEnvironment: [String: String] = [:]
+        responder: TerminalResponder? = nil, extraEnvironment: [String: String] = [:], live: Bool = false
     ) throws -> PTYProcess {
         try PTYProcess(
-            executable: try Binaries.flickr, arguments: providerArguments + arguments,
+            executable: try Binaries.flickr, arguments: providerArguments + (live ? [] : ["--live-delay", "0"]) + arguments,
             environment: environment.merging(extraEnvironment) { $1 }, columns: columns, rows: rows,
             responder: responder)
     }
@@ -289,4 +291,26 @@ func brokenSequences(in bytes: [UInt8]) -> [String] {
         }
     }
     return problems
+}
+
+extension SandboxHarness {
+    /// Polls the sandbox's request log until `condition` holds; records an
+    /// issue (with `describe` of the log) and throws when it never does.
+    func waitForLog(
+        _ description: String,
+        describe: ([SandboxRequestRecord]) -> String = { $0.suffix(20).map(\.path).joined(separator: "\n") },
+        until condition: ([SandboxRequestRecord]) -> Bool
+    ) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: PTYProcess.defaultTimeout)
+        while true {
+            let log = try await requestLog()
+            if condition(log) { return }
+            if clock.now >= deadline {
+                Issue.record("Timed out waiting for \(description). Log: \(describe(log))")
+                throw CancellationError()
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
 }
