@@ -45,6 +45,15 @@ final class LiveSearch {
 
     /// How many cells a row of the grid holds (the first row loads ahead).
     var rowLength = 3
+    /// A search waiting for the pause in typing to be long enough.
+    private struct Waiting {
+        let key: Key
+        let due: ContinuousClock.Instant
+        let search: @Sendable () async throws -> PhotoPage
+        let makeCells: @MainActor (PhotoPage) -> [ImageModel]
+    }
+
+    private var waiting: Waiting?
     private var pause: Task<Void, Never>?
     private var inFlight: (key: Key, task: Task<Void, Never>)?
     private(set) var found: Found?
@@ -58,8 +67,7 @@ final class LiveSearch {
         search: @escaping @Sendable () async throws -> PhotoPage,
         makeCells: @escaping @MainActor (PhotoPage) -> [ImageModel]
     ) {
-        pause?.cancel()
-        pause = nil
+        waiting = nil
         guard let key else {
             stopSearching()
             resultSource.value = .hidden
@@ -74,11 +82,22 @@ final class LiveSearch {
         stopSearching()
         // What the line said was about other text: it goes until the pause.
         resultSource.value = .hidden
+        waiting = Waiting(key: key, due: .now + delay, search: search, makeCells: makeCells)
+        // One task waits out the pause however many keys come: a key only
+        // moves the time it waits for.
+        guard pause == nil else { return }
         pause = Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            guard !Task.isCancelled, let self else { return }
-            self.pause = nil
-            self.start(key, search: search, makeCells: makeCells)
+            while let due = self?.waiting?.due {
+                if ContinuousClock.now >= due {
+                    guard let self, let waiting = self.waiting else { break }
+                    self.waiting = nil
+                    self.start(waiting.key, search: waiting.search, makeCells: waiting.makeCells)
+                    break
+                }
+                try? await Task.sleep(until: due)
+                if Task.isCancelled { return }
+            }
+            self?.pause = nil
         }
     }
 
@@ -134,6 +153,7 @@ final class LiveSearch {
     /// The line was submitted or cleared, or left: the live line goes, and
     /// any search still on its way stops. A found page stays for Enter.
     func lineEnded() {
+        waiting = nil
         pause?.cancel()
         pause = nil
         stopSearching()
@@ -150,7 +170,7 @@ final class LiveSearch {
 
     /// Whether a search or the first row's downloads are under way.
     var isBusy: Bool {
-        pause != nil || inFlight != nil || firstRowSource.value.contains { $0.state.value.isPending }
+        waiting != nil || inFlight != nil || firstRowSource.value.contains { $0.state.value.isPending }
     }
 
     private func stopSearching() {

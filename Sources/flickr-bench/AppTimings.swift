@@ -13,7 +13,7 @@ struct BenchApp {
     let columns: Int
     let rows: Int
 
-    func launch() throws -> RawTerminal {
+    func launch(_ extraArguments: [String] = []) throws -> RawTerminal {
         var environment = PTYProcess.baseEnvironment()
         environment["HOME"] = home.path
         environment["XDG_STATE_HOME"] = home.path + "/state"
@@ -21,7 +21,7 @@ struct BenchApp {
         environment["COLORTERM"] = "truecolor"
         return try RawTerminal(
             executable: flickr,
-            arguments: ["--api-url", sandbox.restURL.absoluteString, "--api-key", "bench", "--images", "symbols"],
+            arguments: ["--api-url", sandbox.restURL.absoluteString, "--api-key", "bench", "--images", "symbols"] + extraArguments,
             environment: environment, columns: columns, rows: rows)
     }
 

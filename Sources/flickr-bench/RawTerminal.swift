@@ -102,14 +102,18 @@ final class RawTerminal {
         var searched = mark
         while ContinuousClock.now < deadline {
             if bytes.count > searched, let found = bytes[searched...].firstRange(of: target) {
-                // The read that brought the needle's last byte.
-                return reads.first { $0.end >= found.upperBound }?.at ?? ContinuousClock.now
+                return readInstant(reaching: found.upperBound)
             }
             searched = max(mark, bytes.count - target.count)
             drain(waitingUpTo: 1)
         }
         let tail = String(decoding: bytes.suffix(2_000), as: UTF8.self)
         throw BenchError.failed("timed out waiting for \(needle.debugDescription); output ends with:\n\(tail)")
+    }
+
+    /// When the read that brought the byte before `end` happened.
+    func readInstant(reaching end: Int) -> ContinuousClock.Instant {
+        reads.first { $0.end >= end }?.at ?? ContinuousClock.now
     }
 
     /// Reads output for `duration`.

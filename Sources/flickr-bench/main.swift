@@ -9,6 +9,7 @@
 //   validate  the whole-image check's cost per file, beside a full decode
 //   warm      Enter on a search whose images are in the disk cache -> its last thumbnail
 //   stall     share of healthy thumbnails drawn soon after Enter, 10 % of images stalling
+//   live      results while typing: key echo on and off, searches sent, Enter after a live search
 
 import Foundation
 
@@ -47,6 +48,8 @@ let usage = """
       Times the whole-image check (ImageDecoder.validate) of the files, beside a full decode.
            flickr-bench stall --flickr PATH [--columns W] [--rows H] [--runs N] [--window-ms MS]
       Share of a page's healthy thumbnails drawn within MS of Enter while 10 % of images stall.
+           flickr-bench live --flickr PATH [--columns W] [--rows H]
+      Key-to-echo with live search on and off, searches sent while typing, Enter after a live search.
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -117,6 +120,8 @@ do {
         try await runWarm(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--query"]))
     case "stall":
         try await runStall(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--window-ms"]))
+    case "live":
+        try await runLive(Arguments(rest, flags: ["--flickr", "--columns", "--rows"]))
     case "-h", "--help":
         print(usage)
     default:

@@ -47,6 +47,9 @@ extension ReadlineTerminal {
             enforceLineLimit()
             budget -= 1
         }
+        // The echo goes out first: what the edit sets off (a live search
+        // starting, the live line redrawn) never delays it.
+        output?.flush()
         reportEdit()
         drawLiveLine()
         output?.flush()
