@@ -51,6 +51,32 @@ public enum Notice: Sendable, Equatable {
 public enum Activity: Sendable, Equatable {
     case idle
     case loading(ResultQuery, page: Int)
+    /// Asking the service who or what a name or link is (`/user`,
+    /// `/albums`, `/album`, a pasted link); says what, for the status line.
+    case lookingUp(String)
+}
+
+/// A person's albums, as `/albums` lists them: one row per album, its
+/// cover as the thumbnail; `/album N` opens row N.
+public struct AlbumListing {
+    public let source: String
+    public let person: Person
+    public let page: AlbumPage
+    /// One cell per album: the cover photo, titled as the album with its
+    /// counts, numbered from 1.
+    public let cells: [ImageModel]
+
+    /// Whose albums: the person's name as headers show it (unsanitised).
+    public var ownerName: String { person.displayName }
+    /// How many albums the person has.
+    public var total: Int { page.total }
+
+    /// `523 photos`, `12 photos, 2 videos`.
+    static func counts(of album: Album) -> String {
+        let photos = "\(album.photoCount.formatted()) photo\(album.photoCount == 1 ? "" : "s")"
+        guard album.videoCount > 0 else { return photos }
+        return photos + ", \(album.videoCount.formatted()) video\(album.videoCount == 1 ? "" : "s")"
+    }
 }
 
 /// The bytes of a loaded image, as the view renders them.

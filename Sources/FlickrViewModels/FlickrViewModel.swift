@@ -19,6 +19,8 @@ public final class FlickrViewModel {
     let activitySource = MutableObservable(distinct: Activity.idle)
     let noticeSource = MutableObservable<Notice?>(nil)
     private let progressSource = MutableObservable(distinct: DownloadProgress())
+    private let albumsSource = MutableObservable<AlbumListing?>(nil)
+    private let linkedPhotoSource = MutableObservable<PhotoDetail?>(nil)
 
     public var query: Observable<ResultQuery?> { querySource }
     /// Loaded pages of the current query; replaced by a new query, appended to by paging.
@@ -28,6 +30,10 @@ public final class FlickrViewModel {
     public var notice: Observable<Notice?> { noticeSource }
     /// Downloads of the newest page.
     public var progress: Observable<DownloadProgress> { progressSource }
+    /// The albums `/albums` listed last.
+    public var albums: Observable<AlbumListing?> { albumsSource }
+    /// A photo opened from a pasted link (it is not among the results).
+    public var linkedPhoto: Observable<PhotoDetail?> { linkedPhotoSource }
 
     /// The next page's cells, loading ahead of Enter (empty when there is
     /// none), so the view can get their pictures ready too.
@@ -58,6 +64,8 @@ public final class FlickrViewModel {
     private let prefetcher = PagePrefetcher()
     var session: SessionPersistence?
     private var pageTask: Task<Void, Never>?
+    /// Asking who or what a name or link is (FlickrViewModel+Browse).
+    private var lookupTask: Task<Void, Never>?
     /// The page whose request failed last, for `/retry`.
     private var failedPage: Int?
     private var detail: ImageModel?
@@ -121,6 +129,8 @@ public final class FlickrViewModel {
     /// Filters typed in `text` (`license:cc0 sort:newest`) apply with the
     /// ones `/filter` set, which stay until changed.
     public func search(_ text: String) {
+        // A link of the service pasted at the prompt opens what it points at.
+        if followIfLink(text) { return }
         let query: SearchQuery?
         do {
             query = try searchQuery(typed: text)
@@ -213,6 +223,12 @@ public final class FlickrViewModel {
             }
             return nil
         }
+        return openDetail(of: cell)
+    }
+
+    /// The large image and details of `cell`'s photo, replacing the photo
+    /// opened before.
+    private func openDetail(of cell: ImageModel) -> PhotoDetail {
         let (model, size) = factory.detail(of: cell)
         detail?.cancel()
         detailFacts?.cancel()
@@ -223,6 +239,61 @@ public final class FlickrViewModel {
             details: PhotoDetail.details(of: cell.photo, from: provider))
         detailFacts = opened
         return opened
+    }
+
+    /// Asks the service who or what something is (`what` says it, for the
+    /// status line), then shows it. The results shown stay until it is
+    /// found; a failure is a notice. `/cancel` and a new query stop it.
+    func lookUp(_ what: String, _ work: @escaping @Sendable (any PhotoProvider) async throws -> LookupResult) {
+        lookupTask?.cancel()
+        pageTask?.cancel()
+        pageTask = nil
+        generation += 1
+        let expected = generation
+        activitySource.value = .lookingUp(what)
+        let provider = self.provider
+        lookupTask = Task { [weak self] in
+            let outcome: Result<LookupResult, any Error>
+            do {
+                outcome = .success(try await work(provider))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let self, self.generation == expected else { return }
+            self.lookupTask = nil
+            self.activitySource.value = .idle
+            switch outcome {
+            case .success(.collection(let collection)):
+                self.start(.collection(collection))
+            case .success(.photo(let photo)):
+                // Not one of the results: number 0, so it is shown unnumbered.
+                let cell = self.factory.cells(for: [photo], startingAt: 0)[0]
+                self.linkedPhotoSource.value = self.openDetail(of: cell)
+            case .success(.albums(let person, let page)):
+                self.showAlbums(page, of: person)
+            case .failure(let error):
+                if error is CancellationError { return }
+                self.noticeSource.value = .error(userMessage(for: error))
+            }
+        }
+    }
+
+    /// Publishes a person's albums, one row each with its cover loading.
+    private func showAlbums(_ page: AlbumPage, of person: Person) {
+        if let shown = albumsSource.value { factory.reset(shown.cells, keeping: nil) }
+        let rows = page.albums.map { album in
+            var row = album.cover ?? Photo(id: album.id, owner: person.id, ownerName: person.displayName, title: "")
+            row.title = album.title + " · " + AlbumListing.counts(of: album)
+            row.ownerName = person.displayName
+            row.isVideo = false
+            return row
+        }
+        let cells = factory.cells(for: rows, startingAt: 1)
+        for cell in cells { cell.load(priority: .high) }
+        albumsSource.value = AlbumListing(source: provider.displayName, person: person, page: page, cells: cells)
+        if page.albums.isEmpty {
+            noticeSource.value = .info("\(person.displayName) has no public albums.")
+        }
     }
 
     /// Shows the session saved by the last run, if any. Returns whether it did.
@@ -267,6 +338,8 @@ public final class FlickrViewModel {
         generation += 1
         pageTask?.cancel()
         pageTask = nil
+        lookupTask?.cancel()
+        lookupTask = nil
         let prefetched = keepingPrefetched ? prefetcher.keepIfArrived() : []
         if prefetched.isEmpty { prefetcher.drop() }
         let opened = includingDetail ? detail.map { [$0] } ?? [] : []

@@ -40,6 +40,15 @@ extension FlickrTerminalView {
             terminal.print(liveSearchState)
         case .live(nil):
             terminal.print(liveSearchState)
+        case .user(let name):
+            pauseInputUntilIdle()
+            viewModel.showPerson(name)
+        case .albums(let name):
+            pauseInputUntilIdle()
+            viewModel.listAlbums(of: name)
+        case .album(let argument):
+            pauseInputUntilIdle()
+            viewModel.openAlbum(argument)
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,

@@ -78,6 +78,13 @@ public final class FlickrTerminalView {
         }.store(in: &tokens)
         viewModel.activity.observe { [weak self] _ in self?.updateStatus() }.store(in: &tokens)
         viewModel.progress.observe { [weak self] _ in self?.updateStatus() }.store(in: &tokens)
+        viewModel.albums.observeChanges { [weak self] listing in
+            guard let self, let listing else { return }
+            self.printer.printAlbums(listing, header: StatusText.header(for: listing))
+        }.store(in: &tokens)
+        viewModel.linkedPhoto.observeChanges { [weak self] detail in
+            if let detail { self?.printer.printDetail(detail) }
+        }.store(in: &tokens)
         viewModel.liveResult.observeChanges { [weak self] result in
             guard let self else { return }
             self.terminal.setLiveLine(StatusText.liveLine(result, columns: self.terminal.size.columns - 1))
@@ -98,10 +105,16 @@ public final class FlickrTerminalView {
     }
 
     func updateStatus() {
-        if case .loading(let query, let page) = viewModel.activity.value {
+        switch viewModel.activity.value {
+        case .loading(let query, let page):
             // Worded unlike a page header ("page 1 of N"), which scripts look for.
-            terminal.setStatus("loading \(query), page \(page)…")
+            terminal.setStatus(TextSanitizer.sanitize("loading \(query), page \(page)…"))
             return
+        case .lookingUp(let what):
+            terminal.setStatus(TextSanitizer.sanitize("looking up \(what)…"))
+            return
+        case .idle:
+            break
         }
         let progress = viewModel.progress.value
         guard progress.total > 0, !progress.isComplete else {

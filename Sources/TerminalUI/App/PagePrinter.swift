@@ -97,6 +97,17 @@ final class PagePrinter {
         }
     }
 
+    /// Prints a person's albums as a list, whatever the layout: one row per
+    /// album with its cover, title and counts.
+    func printAlbums(_ listing: AlbumListing, header: String) {
+        enqueue { printer, generation in
+            printer.terminal.print(header)
+            guard !listing.cells.isEmpty else { return }
+            await printer.printCells(listing.cells, generation: generation, layout: .list)
+            printer.terminal.print("/album N opens one.")
+        }
+    }
+
     /// Prints `cells` again once they settle (after `/retry`).
     func reprint(_ cells: [ImageModel]) {
         enqueue { printer, generation in
@@ -141,14 +152,14 @@ final class PagePrinter {
     // MARK: - Rows
 
     /// The layout for a page printed now, at the window's current size.
-    private func geometry(numberWidth: Int) -> PageGeometry {
+    private func geometry(numberWidth: Int, layout: FlickrTerminalView.Layout? = nil) -> PageGeometry {
         PageGeometry(
-            layout: options.layout, columns: options.columns, graphics: options.graphics,
+            layout: layout ?? options.layout, columns: options.columns, graphics: options.graphics,
             size: terminal.size, numberWidth: numberWidth)
     }
 
-    private func geometry(for cells: [ImageModel]) -> PageGeometry {
-        geometry(numberWidth: String(cells.last?.number ?? 1).count)
+    private func geometry(for cells: [ImageModel], layout: FlickrTerminalView.Layout? = nil) -> PageGeometry {
+        geometry(numberWidth: String(cells.last?.number ?? 1).count, layout: layout)
     }
 
     /// Pages made from now on get images sized for this layout.
@@ -165,10 +176,10 @@ final class PagePrinter {
         preheater.start(cells, geometry: geometry(for: cells), renderer: renderer)
     }
 
-    private func printCells(_ cells: [ImageModel], generation: Int) async {
+    private func printCells(_ cells: [ImageModel], generation: Int, layout: FlickrTerminalView.Layout? = nil) async {
         // Geometry is read per job, so a resize applies from the next page on.
-        let geometry = geometry(for: cells)
-        tellThumbnailNeed(geometry)
+        let geometry = geometry(for: cells, layout: layout)
+        if layout == nil { tellThumbnailNeed(geometry) }
         preheater.cancel(ifPreheating: cells[...])
         let perRow = geometry.cellsPerRow
         let showsImages = geometry.graphics.showsImages
@@ -230,7 +241,7 @@ final class PagePrinter {
     private func showDetail(_ detail: PhotoDetail) async {
         let cell = detail.model
         let graphics = options.graphics
-        if graphics.showsImages { terminal.print("opening #\(cell.number)…") }
+        if graphics.showsImages { terminal.print(cell.number > 0 ? "opening #\(cell.number)…" : "opening…") }
         // The picture is sized for every line printed under it, so the
         // service's details are waited for too (they were asked for beside
         // the image) and each field is printed once.
@@ -266,7 +277,8 @@ final class PagePrinter {
     /// the page last.
     static func detailLines(_ detail: PhotoDetail, facts: PhotoFactsResult, columns: Int) -> [String] {
         let cell = detail.model
-        var lines = ["#\(cell.number) \(PageGeometry.title(of: cell))"]
+        // A photo opened from a link is not a result: it has no number.
+        var lines = [(cell.number > 0 ? "#\(cell.number) " : "") + PageGeometry.title(of: cell)]
         lines.append("owner: " + (cell.owner == cell.ownerID ? cell.ownerID : "\(cell.owner) (\(cell.ownerID))"))
         if let taken = cell.dateTaken, !taken.isEmpty { lines.append("taken: \(taken)") }
         if let dimensions = detail.dimensions {

@@ -20,6 +20,13 @@ enum StatusText {
         return line
     }
 
+    /// `Flickr · albums of Ana Souza · 12 albums`
+    static func header(for listing: AlbumListing) -> String {
+        let count = listing.total
+        return TextSanitizer.sanitize(
+            "\(listing.source) · albums of \(listing.ownerName) · \(count) album\(count == 1 ? "" : "s")")
+    }
+
     /// The service's details under an opened photo: the lines not already
     /// printed with it, each sanitised and fitted to the width; a long
     /// description keeps its first few lines.

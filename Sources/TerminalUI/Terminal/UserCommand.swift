@@ -20,6 +20,12 @@ public enum UserCommand: Sendable, Equatable {
     case filter(String?)
     /// `/live on|off` turns results while typing on or off; `/live` says which.
     case live(Bool?)
+    /// `/user NAME`: a person's photos (NAME: username, alias, id or link).
+    case user(String)
+    /// `/albums [NAME]`: a person's albums (without a name: the person shown).
+    case albums(String?)
+    /// `/album N|ID|URL`: an album of the last list, by id, or by link.
+    case album(String)
     /// A "/name" that is not a command; `suggestion` is the closest one.
     case unknown(String, suggestion: String?)
     /// A command used wrongly; the message says how to use it.
@@ -66,6 +72,15 @@ public enum UserCommand: Sendable, Equatable {
             case ["off"]: return .live(false)
             default: return .invalid("Use /live on or /live off.")
             }
+        case "/user":
+            guard arguments.count == 1 else { return .invalid("Use /user NAME: a username, path alias, id or profile link.") }
+            return .user(arguments[0])
+        case "/albums":
+            guard arguments.count <= 1 else { return .invalid("Use /albums NAME: a username, path alias, id or profile link.") }
+            return .albums(arguments.first)
+        case "/album":
+            guard arguments.count == 1 else { return .invalid("Use /album N (from /albums), /album ID or /album LINK.") }
+            return .album(arguments[0])
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
         default:
@@ -77,6 +92,7 @@ public enum UserCommand: Sendable, Equatable {
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
         "/stats", "/help", "/quit", "/retry", "/filter ", "/filter clear", "/live on", "/live off",
+        "/user ", "/albums ", "/album ",
     ]
 
     /// Lines Tab completes, `/provider` with each service the app can search.
@@ -104,13 +120,19 @@ public enum UserCommand: Sendable, Equatable {
         ("/provider NAME", "search another service (repeats the query)"),
         ("/filter [F…|clear]", "show, add (license:cc0 sort:newest …) or clear filters"),
         ("/live on|off", "results while typing, after a pause (on by default)"),
+        ("/user NAME", "a person's photos, newest first (or paste their profile link)"),
+        ("/albums [NAME]", "a person's albums; /album N opens one"),
+        ("/album N|ID|LINK", "an album's photos (or paste its link)"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),
     ]
 
     /// Command names that `unknown` suggestions are drawn from.
-    static let names = ["/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter", "/live"]
+    static let names = [
+        "/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter", "/live",
+        "/user", "/albums", "/album",
+    ]
 
     // MARK: - Parsing helpers
 
