@@ -6,7 +6,7 @@ import Platform
 import TerminalUI
 
 /// `flickr user NAME`: a person's public photos, printed like `search`.
-struct PhotostreamCommand: AsyncParsableCommand {
+struct PhotostreamCommand: CollectionListingCommand {
     static let configuration = CommandConfiguration(
         commandName: "user",
         abstract: "Print a person's public photos, newest first.",
@@ -19,20 +19,12 @@ struct PhotostreamCommand: AsyncParsableCommand {
     @Argument(help: "Username, path alias, NSID or profile URL.")
     var name: String
 
-    @OptionGroup var listing: ListingOptions
-    @OptionGroup var provider: ProviderOptions
-
-    func validate() throws {
-        try CollectionChoice.user(name).checked()
-    }
-
-    func run() async throws {
-        try await listing.print(.user(name), provider: provider)
-    }
+    @OptionGroup var options: CollectionListingOptions
+    var choice: CollectionChoice { .user(name) }
 }
 
 /// `flickr album URL|ID`: an album's photos, printed like `search`.
-struct AlbumCommand: AsyncParsableCommand {
+struct AlbumCommand: CollectionListingCommand {
     static let configuration = CommandConfiguration(
         commandName: "album",
         abstract: "Print the photos of an album.",
@@ -45,16 +37,30 @@ struct AlbumCommand: AsyncParsableCommand {
     @Argument(help: "The album's link or id.")
     var album: String
 
-    @OptionGroup var listing: ListingOptions
-    @OptionGroup var provider: ProviderOptions
+    @OptionGroup var options: CollectionListingOptions
+    var choice: CollectionChoice { .album(album) }
+}
 
+/// `user` and `album`: one photostream or album, listed like a search.
+protocol CollectionListingCommand: AsyncParsableCommand {
+    var choice: CollectionChoice { get }
+    var options: CollectionListingOptions { get }
+}
+
+extension CollectionListingCommand {
     func validate() throws {
-        try CollectionChoice.album(album).checked()
+        try choice.checked()
     }
 
     func run() async throws {
-        try await listing.print(.album(album), provider: provider)
+        try await options.listing.print(choice, provider: options.provider)
     }
+}
+
+/// The options of `search`, for `user` and `album`.
+struct CollectionListingOptions: ParsableArguments {
+    @OptionGroup var listing: ListingOptions
+    @OptionGroup var provider: ProviderOptions
 }
 
 extension ListingOptions {
