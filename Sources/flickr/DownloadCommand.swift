@@ -12,12 +12,22 @@ import TerminalUI
 struct DownloadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "download",
-        abstract: "Download the images of a search to a folder.",
+        abstract: "Download the images of a search, a person's photos or an album to a folder.",
         discussion: """
+            What: words and filters (a search), --user NAME (a person's public photos; with words, \
+            a search within them) or --album URL|ID (an album, whole). \
             Files are named {id}_{secret}_{suffix} with the extension of their format (.jpg, \
-            .png, .gif, .webp); a file already in the folder is kept when it is a whole image and \
-            fetched again otherwise. Every body is checked to be a whole image and written under a \
-            temporary name, then renamed. Beside each file go NAME.json (provider, id, title, \
+            .png, .gif, .webp), or as --name says: fields {id}, {title}, {owner} (the owner's \
+            name), {date_taken} (2019-06-01_14-03-22), {index} (1-based, in the service's order) and \
+            {album} (the album's title, else empty), e.g. --name '{index}_{title}'. Names are made \
+            safe for every file system (no / \\ < > : " | ? * or control characters, no CON or NUL, \
+            no trailing dot, at most 200 bytes; the id when nothing is left), and two works with one \
+            name become NAME and NAME (2). \
+            Run it again to resume: a file already in the folder is kept when it is whole (an image \
+            that decodes to the end; a video of the length its sidecar recorded) and fetched again \
+            otherwise, and the summary says how many were already there. Every body is checked to \
+            be a whole image and written under a temporary name, then renamed. Videos are skipped \
+            and counted unless --videos fetches their video files, one at a time. Beside each file go NAME.json (provider, id, title, \
             creator, page, licence, credit line, tags, dates, and the provider's record) and \
             NAME.xmp (Dublin Core and Creative Commons terms, for photo tools), and the run ends \
             with CREDITS.md, one credit line per work, by licence; --no-sidecars writes the images \
@@ -32,7 +42,24 @@ struct DownloadCommand: AsyncParsableCommand {
             """)
 
     @Argument(help: "Words that must all match; -word excludes; filters such as license:by or taken:2020..2022.")
-    var query: [String]
+    var query: [String] = []
+
+    @Option(help: ArgumentHelp("A person's public photos: username, path alias, NSID or profile URL.", valueName: "name"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("An album's photos: its link or id.", valueName: "url|id"))
+    var album: String?
+
+    @Option(help: ArgumentHelp(
+        "File names without extension, from fields {id} {title} {owner} {date_taken} {index} {album} (default: {id}_{secret}_{suffix}).",
+        valueName: "template"))
+    var name: String?
+
+    @Flag(help: "Download videos' files too (otherwise videos are skipped and counted).")
+    var videos = false
+
+    @Flag(help: "End with one JSON object of counts (downloaded, from_cache, already_there, failed, cancelled, videos_skipped, pages_not_fetched, bytes, seconds, complete, folder, collection, notes) instead of the summary line.")
+    var json = false
 
     @Option(parsing: .unconditional, help: "How many pages of results to download.")
     var pages: Int = 1
@@ -54,7 +81,14 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        _ = try SearchQuery.commandLine(query)
+        _ = try wantedSource
+        if let name {
+            do {
+                _ = try FileNameTemplate(name)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
         try NumericRange.check("--pages", pages, atLeast: 1)
         try NumericRange.check("--concurrency", concurrency, in: 1...32)
         guard PhotoSize(argument: size) != nil else {
@@ -67,7 +101,13 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let photoSize = PhotoSize(argument: size) else { throw ValidationError("Unknown --size \"\(size)\".") }
-        let search = try SearchQuery.commandLine(query)
+        let wanted = try wantedSource
+        let template: FileNameTemplate?
+        do {
+            template = try name.map { text throws(FileNameTemplateError) in try FileNameTemplate(text) }
+        } catch {
+            throw ValidationError(error.message)
+        }
         let folder = DownloadFolder(url: URL(fileURLWithPath: out, isDirectory: true))
         do {
             try folder.prepare()
@@ -80,6 +120,13 @@ struct DownloadCommand: AsyncParsableCommand {
         connection.announceSandbox()
         let notices = connection.notices.listen { FileHandle.standardError.write(Data("\nflickr: \($0)\n".utf8)) }
         defer { notices.cancel() }
+        let source: ResultQuery
+        do {
+            source = try await wanted.query(at: connection.provider)
+        } catch {
+            await connection.close()
+            throw CommandFailure(error)
+        }
         var configuration = ImagePipelineConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory
@@ -87,9 +134,10 @@ struct DownloadCommand: AsyncParsableCommand {
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
         let job = DownloadJob(
             request: .init(
-                query: search, pages: pages, perPage: provider.resolvedPerPage(for: connection.provider),
-                size: photoSize, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars),
-            provider: connection.provider, pipeline: pipeline, reporter: progress)
+                source: source, pages: pages, perPage: provider.resolvedPerPage(for: connection.provider),
+                size: photoSize, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars,
+                name: template, videos: videos),
+            provider: connection.provider, pipeline: pipeline, videoFetcher: connection.network, reporter: progress)
 
         let started = ContinuousClock.now
         let interrupts = SignalWatcher(signals: [SIGINT], queue: .global(qos: .userInitiated)) { _ in job.cancel() }
@@ -100,12 +148,62 @@ struct DownloadCommand: AsyncParsableCommand {
 
         progress.finish()
         let elapsed = ContinuousClock.now - started
-        print(result.tally.summary(seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18))
-        for note in result.notes { print(note) }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if json {
+            var collection: CollectionFacts?
+            if case .collection(let listed) = source {
+                collection = CollectionFacts(listed, pageURL: connection.provider.pageURL(for: listed))
+            }
+            print(DownloadReport(result, seconds: seconds, folder: folder.url, collection: collection).json)
+        } else {
+            print(result.tally.summary(seconds: seconds))
+            // Notes may name an album, whose title came from the server.
+            for note in result.notes { print(TextSanitizer.sanitize(note)) }
+        }
         if result.cancelled {
-            print("Cancelled.")
+            if !json { print("Cancelled.") }
             throw ExitCode(130)
         }
         if result.tally.isIncomplete { throw ExitCode(1) }
+    }
+
+    /// What the words and options ask for, checked before any request.
+    private var wantedSource: DownloadSource {
+        get throws {
+            if user != nil, album != nil { throw ValidationError("Give --user or --album, not both.") }
+            if let album {
+                try CollectionChoice.album(album).checked()
+                guard query.isEmpty else {
+                    throw ValidationError("An album is downloaded whole: drop the words and filters, or search with user:NAME instead.")
+                }
+                return .collection(.album(album))
+            }
+            if let user {
+                try CollectionChoice.user(user).checked()
+                guard !query.isEmpty else { return .collection(.user(user)) }
+                // Words with --user: a search within that person's photos.
+                let words = try SearchQuery.commandLine(query)
+                var filters = words.filters
+                filters.user = user
+                guard let search = words.with(filters: filters) else {
+                    throw ValidationError("Give some words to search for.")
+                }
+                return .search(search)
+            }
+            return .search(try SearchQuery.commandLine(query))
+        }
+    }
+}
+
+/// A search, or a collection found once connected.
+private enum DownloadSource {
+    case search(SearchQuery)
+    case collection(CollectionChoice)
+
+    func query(at provider: any PhotoProvider) async throws -> ResultQuery {
+        switch self {
+        case .search(let query): .search(query)
+        case .collection(let choice): .collection(try await choice.collection(at: provider))
+        }
     }
 }

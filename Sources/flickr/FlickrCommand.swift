@@ -19,8 +19,8 @@ struct FlickrCommand: AsyncParsableCommand {
             \(ProviderOptions.registry.descriptors.map { "  \($0.service.id): \($0.summary)." }.joined(separator: "\n"))
             """,
         subcommands: [
-            BrowseCommand.self, SearchCommand.self, RecentCommand.self, InfoCommand.self,
-            DownloadCommand.self, SandboxCommand.self,
+            BrowseCommand.self, SearchCommand.self, RecentCommand.self, PhotostreamCommand.self, AlbumCommand.self,
+            InfoCommand.self, DownloadCommand.self, SandboxCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self)
 }

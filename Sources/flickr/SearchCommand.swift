@@ -103,18 +103,26 @@ struct ListingOptions: ParsableArguments {
 
     /// Fetches the pages and prints them; stops at the last page the provider serves.
     func print(_ query: ResultQuery, provider options: ProviderOptions) async throws {
+        try await print(provider: options) { _ in query }
+    }
+
+    /// The same, for what `choose` picks once connected (a person's photos
+    /// or an album, which the service is asked for first).
+    func print(
+        provider options: ProviderOptions, choosing choose: (any PhotoProvider) async throws -> ResultQuery
+    ) async throws {
         let connection = try await options.connect()
         connection.announceSandbox()
         let notices = connection.notices.listen { FileHandle.standardError.write(Data("flickr: \($0)\n".utf8)) }
         defer { notices.cancel() }
-        let job = ListingJob(
-            query: query, firstPage: page, pages: pages,
-            perPage: options.resolvedPerPage(for: connection.provider))
         do {
+            let job = ListingJob(
+                query: try await choose(connection.provider), firstPage: page, pages: pages,
+                perPage: options.resolvedPerPage(for: connection.provider))
             try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
         } catch {
             await connection.close()
-            throw CommandFailure(message: error.message)
+            throw CommandFailure(error)
         }
         await connection.close()
     }
@@ -136,4 +144,18 @@ extension SearchQuery {
 struct CommandFailure: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+
+    init(message: String) {
+        self.message = message
+    }
+
+    /// The sentence `error` carries, or one made for it.
+    init(_ error: any Error) {
+        switch error {
+        case let error as ListingError: message = error.message
+        case let error as CollectionLookupError: message = error.message
+        case let error as CommandFailure: message = error.message
+        default: message = userMessage(for: error)
+        }
+    }
 }

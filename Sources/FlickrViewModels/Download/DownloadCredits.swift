@@ -28,14 +28,14 @@ final class DownloadCredits: Sendable {
         self.size = size
     }
 
-    /// Notes `photo`, saved as `file` (`baseName` plus its extension), and
-    /// writes its sidecars. Throws when a sidecar cannot be written.
-    func record(_ photo: Photo, baseName: String, file: String, retrieved: Date = Date()) throws {
+    /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
+    /// long), and writes its sidecars. Throws when a sidecar cannot be written.
+    func record(_ photo: Photo, baseName: String, file: String, bytes: Int?, retrieved: Date = Date()) throws {
         let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
         let line = photo.attributionLine(pageURL: pageURL)
         entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: line) }
         guard sidecars else { return }
-        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, size: size, pageURL: pageURL,
+        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, size: size, pageURL: pageURL,
                                           attribution: line, retrieved: retrieved))
         try AtomicFile.write(json, to: folder.appendingPathComponent(baseName + ".json"), permissions: 0o666)
         let xmp = Self.xmp(photo, pageURL: pageURL, attribution: line)
@@ -73,16 +73,22 @@ final class DownloadCredits: Sendable {
         var dateTaken: String?
         var dateUploaded: String?
         var file: String
+        /// The file's length: how a later run tells a whole video from a part.
+        var bytes: Int?
         var size: String
         var retrieved: String
         var record: Photo
 
         enum CodingKeys: String, CodingKey {
             case provider, id, title, creator, creatorURL = "creator_url", pageURL = "page_url", license, attribution, tags
-            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, size, retrieved, record
+            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, bytes, size, retrieved, record
         }
 
-        init(_ photo: Photo, provider: String, file: String, size: String, pageURL: URL?, attribution: String, retrieved: Date) {
+        init(
+            _ photo: Photo, provider: String, file: String, bytes: Int? = nil, size: String, pageURL: URL?, attribution: String,
+            retrieved: Date
+        ) {
+            self.bytes = bytes
             self.provider = provider
             id = photo.id
             title = photo.title

@@ -33,11 +33,12 @@ public struct DownloadFolder: Sendable {
         }
     }
 
-    /// Whether `baseName` is already saved as a whole image under the
-    /// extension its bytes call for (a file cut short by an earlier run, or
-    /// one whose name does not match its bytes, is fetched again).
     /// The name of the complete image saved as `baseName` with its format's
-    /// extension, or nil.
+    /// extension, or nil. Complete means the bytes decode to the end as the
+    /// format their extension names: a file cut short (by another tool, a
+    /// full disk or a crash of the system) or one whose name does not match
+    /// its bytes is fetched again. This run's own writes are atomic, so they
+    /// never leave a part behind.
     func completeImage(baseName: String) -> String? {
         ImageFormat.allCases.lazy.map { Self.fileName(baseName, format: $0) }.first { name in
             let target = url.appendingPathComponent(name, isDirectory: false)
@@ -46,6 +47,53 @@ public struct DownloadFolder: Sendable {
             else { return false }
             return name == Self.fileName(baseName, format: format) && ImageFormat.isComplete(data)
         }
+    }
+
+    /// The name of the complete video saved as `baseName`, or nil. A video
+    /// cannot be decoded here, so: when its JSON sidecar recorded the file's
+    /// length, the file must have that length; otherwise it must be a whole
+    /// ISO media file (MP4, MOV), its boxes adding up to its length.
+    func completeVideo(baseName: String) -> String? {
+        let record = sidecar(baseName: baseName)
+        return VideoFile.fileExtensions.lazy.map { "\(baseName).\($0)" }.first { name in
+            let target = url.appendingPathComponent(name, isDirectory: false)
+            guard let data = try? Data(contentsOf: target, options: .mappedIfSafe) else { return false }
+            if let record, record.file == name, let bytes = record.bytes { return data.count == bytes }
+            return VideoFile.isWholeISOMedia(data)
+        }
+    }
+
+    /// What a `NAME.json` sidecar says of the file it describes.
+    struct SidecarRecord: Decodable {
+        var provider: String
+        var id: String
+        var file: String?
+        var bytes: Int?
+    }
+
+    /// The sidecar of `baseName`, when there is one that reads as ours.
+    func sidecar(baseName: String) -> SidecarRecord? {
+        let target = url.appendingPathComponent(baseName + ".json", isDirectory: false)
+        guard let data = try? Data(contentsOf: target) else { return nil }
+        return try? JSONDecoder().decode(SidecarRecord.self, from: data)
+    }
+
+    /// Whether `baseName` is already the name of another work in this
+    /// folder, as its sidecar says: a different photo with the same title
+    /// gets a numbered name rather than being taken for this one. A sidecar
+    /// that cannot be read is not ours to overwrite either.
+    func isTaken(baseName: String, by photo: Photo, provider: String) -> Bool {
+        let target = url.appendingPathComponent(baseName + ".json", isDirectory: false)
+        guard FileManager.default.fileExists(atPath: target.path) else { return false }
+        guard let record = sidecar(baseName: baseName) else { return true }
+        return record.provider != provider || record.id != photo.id
+    }
+
+    /// Length of the file `name`, nil when it is not there.
+    func size(of name: String) -> Int? {
+        let path = url.appendingPathComponent(name, isDirectory: false).path
+        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size]
+        return (size as? NSNumber)?.intValue ?? size as? Int
     }
 
     /// Writes under a temporary name and renames, so no reader ever sees half a file.

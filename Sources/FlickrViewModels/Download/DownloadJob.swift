@@ -6,10 +6,14 @@ import NIOConcurrencyHelpers
 /// `flickr download`: fetches pages one ahead of the images being downloaded
 /// and feeds each page's images to the pipeline, keeping every transfer slot
 /// busy across page boundaries. A page that cannot be fetched is counted and
-/// skipped; a failed image is counted; the job goes on past both.
+/// skipped; a failed image is counted; the job goes on past both. A complete
+/// file already in the folder is kept, so a second run finishes what an
+/// interrupted one began. Videos are skipped, or with `videos` fetched one at
+/// a time beside the images.
 public final class DownloadJob: Sendable {
     public struct Request: Sendable {
-        public var query: SearchQuery
+        /// A search, or a photostream or album.
+        public var source: ResultQuery
         public var pages: Int
         public var perPage: Int
         public var size: PhotoSize
@@ -18,17 +22,37 @@ public final class DownloadJob: Sendable {
         public var concurrency: Int
         /// `NAME.json` and `NAME.xmp` beside each file.
         public var sidecars: Bool
+        /// `--name`; nil keeps `{id}_{secret}_{suffix}`.
+        public var name: FileNameTemplate?
+        /// Fetch videos' files rather than skip them.
+        public var videos: Bool
 
         public init(
-            query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int, sidecars: Bool = true
+            source: ResultQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int,
+            sidecars: Bool = true, name: FileNameTemplate? = nil, videos: Bool = false
         ) {
-            self.sidecars = sidecars
-            self.query = query
+            self.source = source
             self.pages = pages
             self.perPage = perPage
             self.size = size
             self.folder = folder
             self.concurrency = concurrency
+            self.sidecars = sidecars
+            self.name = name
+            self.videos = videos
+        }
+
+        public init(
+            query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int, sidecars: Bool = true
+        ) {
+            self.init(source: .search(query), pages: pages, perPage: perPage, size: size, folder: folder,
+                      concurrency: concurrency, sidecars: sidecars)
+        }
+
+        /// The album's title for `{album}`: empty unless an album is downloaded.
+        var albumTitle: String {
+            if case .collection(let collection) = source, collection.kind == .album { return collection.title }
+            return ""
         }
     }
 
@@ -42,12 +66,15 @@ public final class DownloadJob: Sendable {
     private let request: Request
     private let provider: any PhotoProvider
     private let pipeline: ImageDownloadManager
+    private let videoFetcher: (any ImageFetching)?
     private let reporter: any DownloadReporter
     private let files: DownloadFolder
     private let credits: DownloadCredits
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
-    private let state = NIOLockedValueBox(State())
+    private let videoQueue: AsyncStream<(photo: Photo, name: String)>
+    private let queueVideo: AsyncStream<(photo: Photo, name: String)>.Continuation
+    private let state: NIOLockedValueBox<State>
 
     private struct State {
         var cancelled = false
@@ -55,17 +82,29 @@ public final class DownloadJob: Sendable {
         var pageTasks: [Int: Task<PhotoPage, any Error>] = [:]
         /// Photos already handed out: a provider may list one on two pages.
         var seenPhotoIDs: Set<String> = []
+        var naming: DownloadNaming
+        /// Videos queued or being fetched (also counted in `tally.outstanding`).
+        var pendingVideos = 0
+        var videoWorker: Task<Void, Never>?
     }
 
     /// Page requests in flight at once, counting the one being consumed; they
     /// overlap each other and the image transfers.
     private static let pagesAhead = 3
 
-    public init(request: Request, provider: any PhotoProvider, pipeline: ImageDownloadManager, reporter: any DownloadReporter) {
+    /// `videoFetcher` fetches video files when `request.videos` asks for them
+    /// (the pipeline takes images only).
+    public init(
+        request: Request, provider: any PhotoProvider, pipeline: ImageDownloadManager, videoFetcher: (any ImageFetching)? = nil,
+        reporter: any DownloadReporter
+    ) {
         self.request = request
         self.provider = provider
         self.pipeline = pipeline
+        self.videoFetcher = videoFetcher
         self.reporter = reporter
+        state = NIOLockedValueBox(State(naming: DownloadNaming(template: request.name, size: request.size, album: request.albumTitle)))
+        (videoQueue, queueVideo) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         self.files = DownloadFolder(url: request.folder)
         self.credits = DownloadCredits(
             folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue)
@@ -76,7 +115,11 @@ public final class DownloadJob: Sendable {
 
     /// Stops everything: the page requests and every transfer. Safe from any thread.
     public func cancel() {
-        state.withLockedValue { $0.cancelled = true }
+        let videos = state.withLockedValue { state in
+            state.cancelled = true
+            return state.videoWorker
+        }
+        videos?.cancel()
         dropPages(after: 0)
         pipeline.cancelAll()
         wake.yield()
@@ -86,6 +129,10 @@ public final class DownloadJob: Sendable {
         var notes: [String] = []
         var wakeIterator = wakeups.makeAsyncIterator()
         let perPage = request.perPage
+        if request.videos {
+            let worker = Task { [self] in await fetchVideos() }
+            state.withLockedValue { $0.videoWorker = worker }
+        }
         // Before page 1 answers, the provider's cap is the only bound we know.
         var lastPage = provider.lastServedPage(pages: request.pages, perPage: perPage)
         requestPages(1...min(lastPage, Self.pagesAhead))
@@ -110,7 +157,11 @@ public final class DownloadJob: Sendable {
             }
             if number == 1 {
                 if page.total == 0 || page.photos.isEmpty {
-                    notes.append("No photos match \(request.query).")
+                    if case .search(let query) = request.source {
+                        notes.append("No photos match \(query).")
+                    } else {
+                        notes.append("No photos in \(request.source).")
+                    }
                     break
                 }
                 let served = provider.lastServedPage(pages: page.pages, perPage: perPage)
@@ -133,8 +184,12 @@ public final class DownloadJob: Sendable {
             }
             // Keep the next pages coming while this page's images download.
             if number < lastPage { requestPages((number + 1)...min(lastPage, number + Self.pagesAhead)) }
+            // Numbered over the whole download, videos included, so `{index}`
+            // names the same photo the same with or without `--videos`.
             let (photos, tally) = state.withLockedValue { state in
-                let photos = page.photos.filter { state.seenPhotoIDs.insert($0.id).inserted }
+                let photos = page.photos.compactMap { photo in
+                    state.seenPhotoIDs.insert(photo.id).inserted ? (photo: photo, index: state.seenPhotoIDs.count) : nil
+                }
                 state.tally.expected += photos.count
                 return (photos, state.tally)
             }
@@ -143,17 +198,20 @@ public final class DownloadJob: Sendable {
             // Queue this page's images once the previous page's queue has drained
             // into the running slots: no slot idles at the page boundary, and only
             // a few pages of requests are alive at once.
-            while state.withLockedValue({ $0.tally.outstanding }) > request.concurrency, !isCancelled {
+            // Videos wait in their own queue and do not hold the pages back.
+            while state.withLockedValue({ $0.tally.outstanding - $0.pendingVideos }) > request.concurrency, !isCancelled {
                 _ = await wakeIterator.next()
             }
             if isCancelled { break }
-            for photo in photos { download(photo) }
+            for (photo, index) in photos { download(photo, index: index) }
             number += 1
         }
         dropPages(after: 0)
+        queueVideo.finish()
         while state.withLockedValue({ $0.tally.outstanding }) > 0, !isCancelled {
             _ = await wakeIterator.next()
         }
+        await state.withLockedValue({ $0.videoWorker })?.value
         let (tally, cancelled) = state.withLockedValue { ($0.tally, $0.cancelled) }
         do {
             try credits.finish()
@@ -167,12 +225,12 @@ public final class DownloadJob: Sendable {
 
     private func requestPages(_ numbers: ClosedRange<Int>) {
         let provider = self.provider
-        let query = request.query
+        let source = request.source
         let perPage = request.perPage
         state.withLockedValue { state in
             for number in numbers where state.pageTasks[number] == nil {
                 state.pageTasks[number] = Task {
-                    try await provider.search(query, page: number, perPage: perPage)
+                    try await source.page(number, perPage: perPage, from: provider)
                 }
             }
         }
@@ -199,10 +257,18 @@ public final class DownloadJob: Sendable {
 
     // MARK: - Images
 
-    private func download(_ photo: Photo) {
-        let name = DownloadFolder.baseName(for: photo, size: request.size)
+    private func download(_ photo: Photo, index: Int) {
+        let files = self.files
+        let providerID = provider.service.id
+        let name = state.withLockedValue { state in
+            state.naming.baseName(for: photo, index: index) { files.isTaken(baseName: $0, by: photo, provider: providerID) }
+        }
+        if photo.isVideo {
+            queue(video: photo, named: name)
+            return
+        }
         if let existing = files.completeImage(baseName: name) {
-            credit(photo, baseName: name, file: existing)
+            credit(photo, baseName: name, file: existing, bytes: files.size(of: existing))
             record(.kept)
             return
         }
@@ -223,9 +289,9 @@ public final class DownloadJob: Sendable {
 
     /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
     /// be written is reported once per file, and the image stays.
-    private func credit(_ photo: Photo, baseName: String, file: String) {
+    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?) {
         do {
-            try credits.record(photo, baseName: baseName, file: file)
+            try credits.record(photo, baseName: baseName, file: file, bytes: bytes)
         } catch {
             reporter.imageSettled(
                 tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
@@ -247,7 +313,7 @@ public final class DownloadJob: Sendable {
                 do {
                     let file = DownloadFolder.fileName(name, format: response.format)
                     try files.write(response.data, named: file)
-                    credit(photo, baseName: name, file: file)
+                    credit(photo, baseName: name, file: file, bytes: response.data.count)
                     record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
                     record(.failed("\(name): \(userMessage(for: error))"))
@@ -271,5 +337,61 @@ public final class DownloadJob: Sendable {
         } else {
             reporter.imageSettled(tally: tally, failure: nil)
         }
+    }
+
+    // MARK: - Videos
+
+    /// Skipped unless asked for; kept when a whole file is there; else queued.
+    private func queue(video photo: Photo, named name: String) {
+        guard request.videos else {
+            record(.videoSkipped)
+            return
+        }
+        if let existing = files.completeVideo(baseName: name) {
+            credit(photo, baseName: name, file: existing, bytes: files.size(of: existing))
+            record(.kept)
+            return
+        }
+        state.withLockedValue { state in
+            state.tally.outstanding += 1
+            state.pendingVideos += 1
+        }
+        queueVideo.yield((photo, name))
+    }
+
+    /// One video at a time: they are large, and the images keep their slots.
+    private func fetchVideos() async {
+        for await (photo, name) in videoQueue {
+            let outcome = await fetchVideo(photo, named: name)
+            state.withLockedValue { $0.pendingVideos -= 1 }
+            record(outcome)
+            wake.yield()
+        }
+    }
+
+    private func fetchVideo(_ photo: Photo, named name: String) async -> DownloadOutcome {
+        guard !isCancelled else { return .cancelled }
+        guard let videoFetcher else { return .failed("\(name): videos cannot be fetched here") }
+        let url: URL?
+        do {
+            url = try await provider.videoURL(for: photo)
+        } catch {
+            return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
+        }
+        guard let url else { return .failed("\(name): \(provider.displayName) offers no video file for it") }
+        let data: Data
+        do {
+            data = try await videoFetcher.fetch(url) { _, _ in }
+        } catch {
+            return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
+        }
+        let file = "\(name).\(VideoFile.fileExtension(for: data))"
+        do {
+            try files.write(data, named: file)
+        } catch {
+            return .failed("\(name): \(userMessage(for: error))")
+        }
+        credit(photo, baseName: name, file: file, bytes: data.count)
+        return .downloaded(bytes: data.count, fromCache: false)
     }
 }

@@ -7,6 +7,8 @@ public enum DownloadOutcome: Sendable, Equatable {
     case kept
     case failed(String)
     case cancelled
+    /// A video, left out because videos were not asked for.
+    case videoSkipped
 }
 
 /// The counts of a download so far.
@@ -17,16 +19,20 @@ public struct DownloadTally: Sendable, Equatable {
     public var outstanding = 0
     public var downloaded = 0
     public var fromCache = 0
+    /// Complete files already in the folder, from an earlier run.
     public var kept = 0
     public var failed = 0
     public var cancelled = 0
     public var bytes = 0
     /// Pages that could not be fetched even after retries.
     public var failedPages = 0
+    /// Videos left out (no `--videos`).
+    public var videosSkipped = 0
 
     public init() {}
 
-    public var settled: Int { downloaded + kept + failed + cancelled }
+    /// Photos dealt with: saved, found, failed, cancelled or (videos) skipped.
+    public var settled: Int { downloaded + kept + failed + cancelled + videosSkipped }
 
     /// Something the person asked for is not in the folder.
     public var isIncomplete: Bool { failed > 0 || failedPages > 0 }
@@ -46,15 +52,20 @@ public struct DownloadTally: Sendable, Equatable {
         case .cancelled:
             outstanding -= 1
             cancelled += 1
+        case .videoSkipped:
+            videosSkipped += 1
         }
     }
 
-    /// `Downloaded 30 (2 from cache), kept 0, failed 0, 1.2 MB in 0.84 s.`
+    /// `Downloaded 120 (2 from cache), 380 already there, failed 0, 1.2 MB in 0.84 s.`
     public func summary(seconds: Double) -> String {
         var line = "Downloaded \(downloaded)"
         if fromCache > 0 { line += " (\(fromCache) from cache)" }
-        line += ", kept \(kept), failed \(failed)"
+        line += ", \(kept) already there, failed \(failed)"
         if cancelled > 0 { line += ", cancelled \(cancelled)" }
+        if videosSkipped > 0 {
+            line += ", \(videosSkipped) video\(videosSkipped == 1 ? "" : "s") skipped (--videos downloads them)"
+        }
         if failedPages > 0 { line += ", \(failedPages) page\(failedPages == 1 ? "" : "s") not fetched" }
         line += ", \(ByteCount.format(bytes)) in \(String(format: "%.2f", seconds)) s."
         return line
