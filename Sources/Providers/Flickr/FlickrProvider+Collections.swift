@@ -187,7 +187,9 @@ extension FlickrProvider {
         case .photo(let id):
             return .photo(try await photo(id: id))
         case .person(let name):
-            return .collection(.photostream(of: try await person(named: name)))
+            // A name from a link is a path alias or NSID, never a username.
+            let named = Self.isNSID(name) ? name : "https://www.flickr.com/photos/\(name)/"
+            return .collection(.photostream(of: try await person(named: named)))
         case .album(let id, let ownerName):
             return .collection(try await album(id: id, ownerName: ownerName))
         case .gallery(let url):
