@@ -10,7 +10,8 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Recorded/flickr-2025")
 
-    private func body(_ prefix: String) throws -> (Data, [String: Any]) {
+    /// The recorded body whose name starts with `prefix`, and its answer key.
+    func body(_ prefix: String) throws -> (Data, [String: Any]) {
         let names = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
         let name = try #require(names.first { $0.hasPrefix(prefix) && $0.hasSuffix(".xml") })
         let key = Self.folder.appendingPathComponent("expected")

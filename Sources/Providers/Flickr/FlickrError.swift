@@ -15,6 +15,9 @@ public enum FlickrError: ProviderError, Sendable, Equatable {
     case network(NetworkError)
     /// The request was refused before it was sent (empty query, page out of range, ...).
     case invalidRequest(String)
+    /// Flickr has no such person, album, gallery, group or photo (or will
+    /// not show it to this caller); the text names what was asked for.
+    case notFound(String)
 
     public var description: String {
         switch self {
@@ -24,7 +27,7 @@ public enum FlickrError: ProviderError, Sendable, Equatable {
             "Flickr's answer could not be read: \(reason)"
         case .network(let error):
             error.description
-        case .invalidRequest(let reason):
+        case .invalidRequest(let reason), .notFound(let reason):
             reason
         }
     }
@@ -42,7 +45,7 @@ public enum FlickrError: ProviderError, Sendable, Equatable {
         switch self {
         case .network(let error): error.isTransient
         case .api(let code, _): code == 105
-        case .malformedResponse, .invalidRequest: false
+        case .malformedResponse, .invalidRequest, .notFound: false
         }
     }
 
@@ -51,7 +54,7 @@ public enum FlickrError: ProviderError, Sendable, Equatable {
         switch self {
         case .network(let error): RetryPolicy.decision(for: error)
         case .api(105, _): .retry
-        case .api, .malformedResponse, .invalidRequest: .stop
+        case .api, .malformedResponse, .invalidRequest, .notFound: .stop
         }
     }
 
@@ -101,6 +104,8 @@ extension FlickrError {
             return .malformedResponse(redactor.redact(reason))
         case .invalidRequest(let reason):
             return .invalidRequest(redactor.redact(reason))
+        case .notFound(let reason):
+            return .notFound(redactor.redact(reason))
         case .network(let error):
             return .network(error.redacting(redactor))
         }

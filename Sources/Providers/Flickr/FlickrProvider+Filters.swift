@@ -1,7 +1,6 @@
 import FlickrKit
 import Foundation
 import Networking
-import NIOConcurrencyHelpers
 
 /// A search's filters in Flickr's parameters.
 extension FlickrProvider {
@@ -62,34 +61,13 @@ extension FlickrProvider {
         }
     }
 
-    /// The NSID of `user:`'s person: an NSID as it is; otherwise a username
-    /// (`flickr.people.findByUsername`), then a path alias or profile URL
-    /// (`flickr.urls.lookupUser`). Remembered for the session.
+    /// The NSID of `user:`'s person: an NSID as it is, without a call;
+    /// anything else (username, path alias, profile URL) through
+    /// `person(named:)`, which remembers it for the session.
     func resolveUser(_ name: String) async throws(FlickrError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         if Self.isNSID(trimmed) { return trimmed }
-        if let known = userIDs[trimmed] { return known }
-        let byName = try requestURL(method: "flickr.people.findByUsername", parameters: [("username", trimmed)])
-        var id: String?
-        do throws(FlickrError) {
-            id = try await call(byName) { data throws(FlickrError) in try FlickrResponseDecoder.decodeUserID(data) }
-        } catch .api(code: 1, _) {
-            id = nil
-        }
-        if id == nil {
-            let profile = trimmed.lowercased().hasPrefix("http") ? trimmed : "https://www.flickr.com/photos/\(trimmed)/"
-            let byURL = try requestURL(method: "flickr.urls.lookupUser", parameters: [("url", profile)])
-            do throws(FlickrError) {
-                id = try await call(byURL) { data throws(FlickrError) in try FlickrResponseDecoder.decodeUserID(data) }
-            } catch .api(code: 1, _) {
-                id = nil
-            }
-        }
-        guard let id else {
-            throw .invalidRequest("Flickr has no user “\(ResponseExcerpt.make(trimmed, limit: 40))”: give a username, path alias or NSID (such as 12345678@N00).")
-        }
-        userIDs[trimmed] = id
-        return id
+        return try await person(named: trimmed).id
     }
 
     /// `12345678@N00`.
@@ -100,25 +78,10 @@ extension FlickrProvider {
     }
 }
 
-/// Usernames already resolved to NSIDs, shared by every copy of a provider.
-final class UserIDCache: Sendable {
-    private let entries = NIOLockedValueBox<[String: String]>([:])
-
-    subscript(name: String) -> String? {
-        get { entries.withLockedValue { $0[name] } }
-        set { entries.withLockedValue { $0[name] = newValue } }
-    }
-}
-
 extension FlickrResponseDecoder {
     /// `findByUsername` and `urls.lookupUser` both answer `user` with the
     /// NSID as `nsid` or `id`.
     static func decodeUserID(_ data: Data) throws(FlickrError) -> String {
-        let root = try readTree(data)
-        try checkStatus(root)
-        guard let user = first(root["user"]),
-              let id = (user["nsid"] ?? user["id"])?.lenientString, FlickrProvider.isNSID(id)
-        else { throw .malformedResponse("the answer names no user id.") }
-        return id
+        try FlickrCollectionDecoder.decodeLookedUpUser(data).id
     }
 }

@@ -44,7 +44,7 @@ public struct FlickrProvider: PhotoProvider {
     let redactor: SecretRedactor
     let network: NetworkManager
     let sizeCache = SizeCache()
-    let userIDs = UserIDCache()
+    let people = PersonCache()
     /// Where Flickr's licence list is kept for a week (see `licenses(cache:)`).
     let licenseCache: URL?
     let licenseNames = LicenseNames()
@@ -162,7 +162,7 @@ public struct FlickrProvider: PhotoProvider {
         return url
     }
 
-    private static func validate(page: Int, perPage: Int) throws(FlickrError) {
+    static func validate(page: Int, perPage: Int) throws(FlickrError) {
         guard perPageRange.contains(perPage) else {
             throw .invalidRequest("Photos per page must be between \(perPageRange.lowerBound) and \(perPageRange.upperBound) (got \(perPage)).")
         }

@@ -122,33 +122,38 @@ public enum FlickrResponseDecoder {
         throw .api(code: code, message: ResponseExcerpt.make(message, limit: 200))
     }
 
-    static func readPhotoPage(_ root: FlickrWireValue) throws(FlickrError) -> DecodedPage {
-        guard let photosValue = root["photos"], let photos = first(photosValue), photos.objectMembers != nil else {
+    /// The photo list under `listKey`: `photos` for searches, streams,
+    /// galleries and pools, `photoset` for an album. An album names its
+    /// owner once, on the list, so photos without an `owner` take the list's.
+    static func readPhotoPage(_ root: FlickrWireValue, listKey: String = "photos") throws(FlickrError) -> DecodedPage {
+        guard let photosValue = root[listKey], let photos = first(photosValue), photos.objectMembers != nil else {
             let keys = root.objectMembers.map { $0.keys.sorted().joined(separator: ", ") } ?? ""
-            if root["photos"] != nil {
-                throw .malformedResponse("`photos` is \(root["photos"]?.summary ?? "missing"), not an object.")
+            if root[listKey] != nil {
+                throw .malformedResponse("`\(listKey)` is \(root[listKey]?.summary ?? "missing"), not an object.")
             }
             throw .malformedResponse(
-                "the response is not a photo list: it has no `photos` (it holds: \(keys.isEmpty ? "nothing" : ResponseExcerpt.make(keys, limit: 120))).")
+                "the response is not a photo list: it has no `\(listKey)` (it holds: \(keys.isEmpty ? "nothing" : ResponseExcerpt.make(keys, limit: 120))).")
         }
-        let page = try integer(photos, "page", path: "photos.page")
-        let pages = try integer(photos, "pages", path: "photos.pages")
-        let perPage = try integer(photos, photos["perpage"] == nil && photos["per_page"] != nil ? "per_page" : "perpage", path: "photos.perpage")
-        let total = try integer(photos, "total", path: "photos.total", emptyIsZero: true)
+        let page = try integer(photos, "page", path: "\(listKey).page")
+        let pages = try integer(photos, "pages", path: "\(listKey).pages")
+        let perPage = try integer(photos, photos["perpage"] == nil && photos["per_page"] != nil ? "per_page" : "perpage", path: "\(listKey).perpage")
+        let total = try integer(photos, "total", path: "\(listKey).total", emptyIsZero: true)
+        var inherited: [String: FlickrWireValue] = [:]
+        for key in ["owner", "ownername"] { inherited[key] = photos[key] }
 
         let entries: [FlickrWireValue]
         switch photos["photo"] {
         case nil, .null?: entries = []
         case .array(let values)?: entries = values
         case .object?: entries = [photos["photo"] ?? .null]
-        case let other?: throw .malformedResponse("`photos.photo` is \(other.summary), not a list of photos.")
+        case let other?: throw .malformedResponse("`\(listKey).photo` is \(other.summary), not a list of photos.")
         }
 
         var result: [Photo] = []
         result.reserveCapacity(entries.count)
         var skipped = 0
         for entry in entries {
-            guard let photo = readPhoto(entry) else {
+            guard let photo = readPhoto(entry.inheriting(inherited)) else {
                 skipped += 1
                 continue
             }
@@ -197,7 +202,8 @@ public enum FlickrResponseDecoder {
             title: members["title"]?.lenientString ?? "", dateTaken: nonEmpty(members["datetaken"]),
             renditions: renditions, aspectRatio: aspectRatio, flickr: keys, credit: credit,
             tags: (members["tags"]?.lenientString ?? "").split(separator: " ").map(String.init),
-            dateUploaded: members["dateupload"]?.lenientInteger.map { Date(timeIntervalSince1970: TimeInterval($0)) })
+            dateUploaded: members["dateupload"]?.lenientInteger.map { Date(timeIntervalSince1970: TimeInterval($0)) },
+            isVideo: members["media"]?.lenientString == "video")
     }
 
     /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`
@@ -241,4 +247,13 @@ public enum FlickrResponseDecoder {
 
     /// Far beyond any real page or result count, far below overflow.
     public static let largestCount = 1 << 31
+}
+
+extension FlickrWireValue {
+    /// This object with `inherited`'s members where it has none of its own.
+    func inheriting(_ inherited: [String: FlickrWireValue]) -> FlickrWireValue {
+        guard !inherited.isEmpty, case .object(var members) = self else { return self }
+        members.merge(inherited) { own, _ in own }
+        return .object(members)
+    }
 }
