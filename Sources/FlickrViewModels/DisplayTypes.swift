@@ -16,6 +16,13 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The last page `provider` serves of `pages`: a search stops at the
+    /// service's result cap; photostreams, albums, galleries and pools do not.
+    public func lastServedPage(pages: Int, perPage: Int, from provider: any PhotoProvider) -> Int {
+        if case .collection = self { return max(pages, 1) }
+        return provider.lastServedPage(pages: pages, perPage: perPage)
+    }
+
     /// The page from `provider`.
     func page(_ number: Int, perPage: Int, from provider: any PhotoProvider) async throws -> PhotoPage {
         switch self {

@@ -423,7 +423,7 @@ public final class FlickrViewModel {
         let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: nextNumber)
         let result = ResultPage(
             source: provider.displayName, number: page.page, pages: page.pages,
-            lastServedPage: provider.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1)),
+            lastServedPage: servedPages(of: page),
             total: page.total, cells: newCells, restored: restored)
 
         cellTokens.removeAll()
@@ -470,6 +470,13 @@ public final class FlickrViewModel {
             return "No more results: \(provider.displayName) serves only the first \(cap.formatted()) of \(last.total.formatted()) photos. Narrow the search to see others."
         }
         return "No more results."
+    }
+
+    /// The last page the service will serve: a search stops at the
+    /// service's result cap; a person's photos, albums and pools do not.
+    private func servedPages(of page: PhotoPage) -> Int {
+        guard let query = query.value else { return page.pages }
+        return query.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1), from: provider)
     }
 
     /// The page size the shown query is paged with.

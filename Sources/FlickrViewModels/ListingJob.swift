@@ -56,7 +56,7 @@ public struct ListingJob: Sendable {
         let lastWanted = overflow ? Int.max : sum
         // Past the provider's cap Flickr answers with page 1 again: refuse
         // rather than print those photos under the wrong page number.
-        let lastServed = provider.lastServedPage(pages: Int.max, perPage: perPage)
+        let lastServed = query.lastServedPage(pages: Int.max, perPage: perPage, from: provider)
         if firstPage > lastServed, let cap = provider.maxResults {
             throw ListingError(message: "\(provider.displayName) serves only the first \(cap) results of a query: "
                 + "at \(perPage) per page that is pages 1–\(lastServed), so page \(firstPage) cannot be listed.")
@@ -82,7 +82,7 @@ public struct ListingJob: Sendable {
                     licenseID: photo.credit?.license?.flickrID, creator: photo.credit?.creator,
                     attribution: photo.credit.map { _ in photo.attributionLine(pageURL: provider.photoPageURL(for: photo)) }))
             }
-            let last = provider.lastServedPage(pages: result.pages, perPage: perPage)
+            let last = query.lastServedPage(pages: result.pages, perPage: perPage, from: provider)
             if number >= last {
                 if number < lastWanted {
                     sink.note(last < result.pages

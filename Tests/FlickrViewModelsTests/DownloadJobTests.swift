@@ -134,7 +134,7 @@ import Testing
         tally.record(.failed("x"))
         tally.record(.cancelled)
         tally.failedPages = 1
-        #expect(tally.summary(seconds: 1.5) == "Downloaded 1 (1 from cache), kept 0, failed 1, cancelled 1, 1 page not fetched, 2 KB in 1.50 s.")
+        #expect(tally.summary(seconds: 1.5) == "Downloaded 1 (1 from cache), 0 already there, failed 1, cancelled 1, 1 page not fetched, 2 KB in 1.50 s.")
         #expect(tally.isIncomplete)
     }
 }

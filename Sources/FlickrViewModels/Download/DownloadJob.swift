@@ -134,7 +134,7 @@ public final class DownloadJob: Sendable {
             state.withLockedValue { $0.videoWorker = worker }
         }
         // Before page 1 answers, the provider's cap is the only bound we know.
-        var lastPage = provider.lastServedPage(pages: request.pages, perPage: perPage)
+        var lastPage = request.source.lastServedPage(pages: request.pages, perPage: perPage, from: provider)
         requestPages(1...min(lastPage, Self.pagesAhead))
         var number = 1
         while number <= lastPage, !isCancelled, let current = pageRequest(number) {
@@ -164,7 +164,7 @@ public final class DownloadJob: Sendable {
                     }
                     break
                 }
-                let served = provider.lastServedPage(pages: page.pages, perPage: perPage)
+                let served = request.source.lastServedPage(pages: page.pages, perPage: perPage, from: provider)
                 if served < request.pages {
                     lastPage = max(1, served)
                     notes.append(served < page.pages
