@@ -281,14 +281,13 @@ public final class FlickrViewModel {
     /// Publishes a person's albums, one row each with its cover loading.
     private func showAlbums(_ page: AlbumPage, of person: Person) {
         if let shown = albumsSource.value { factory.reset(shown.cells, keeping: nil) }
-        let rows = page.albums.map { album in
+        let cells = page.albums.enumerated().map { offset, album in
             var row = album.cover ?? Photo(id: album.id, owner: person.id, ownerName: person.displayName, title: "")
             row.title = album.title + " · " + AlbumListing.counts(of: album)
             row.ownerName = person.displayName
             row.isVideo = false
-            return row
+            return factory.cell(offset + 1, row, page: provider.pageURL(for: album.collection))
         }
-        let cells = factory.cells(for: rows, startingAt: 1)
         for cell in cells { cell.load(priority: .high) }
         albumsSource.value = AlbumListing(source: provider.displayName, person: person, page: page, cells: cells)
         if page.albums.isEmpty {

@@ -30,6 +30,20 @@ public enum ImageState: Sendable {
     }
 }
 
+/// Where a cell's title and owner lead, as the service says: the view
+/// makes them hyperlinks where the terminal can follow them.
+public struct CellLinks: Sendable, Equatable {
+    /// The photo's page (for an album row, the album's).
+    public var page: URL?
+    /// The owner's photostream.
+    public var owner: URL?
+
+    public init(page: URL? = nil, owner: URL? = nil) {
+        self.page = page
+        self.owner = owner
+    }
+}
+
 /// One result cell: what the view shows of a photo, and the state of its
 /// image download. Only this model changes its state; the view reads it.
 ///
@@ -44,6 +58,8 @@ public final class ImageModel {
     let photo: Photo
     /// The image this cell shows (a thumbnail in the grid, a large image in detail).
     let url: URL?
+    /// Where the title and owner lead (unsanitised: the view checks them).
+    public let links: CellLinks
     private let stateSource = MutableObservable<ImageState>(.idle)
     public var state: Observable<ImageState> { stateSource }
     private(set) var priority: DownloadPriority = .normal
@@ -60,16 +76,19 @@ public final class ImageModel {
     /// Width over height of the photo, when the service said; the view
     /// reserves the cell's space from it before the bytes arrive.
     public var aspectRatio: Double? { photo.aspectRatio }
+    /// A video: the picture is its poster frame.
+    public var isVideo: Bool { photo.isVideo }
 
     private let pipeline: ImageDownloadManager
     private var request: ImageRequest?
     /// Bumped whenever the current request is dropped; stale events carry an old value.
     private var generation = 0
 
-    public init(number: Int, photo: Photo, url: URL?, pipeline: ImageDownloadManager) {
+    public init(number: Int, photo: Photo, url: URL?, pipeline: ImageDownloadManager, links: CellLinks = CellLinks()) {
         self.number = number
         self.photo = photo
         self.url = url
+        self.links = links
         self.pipeline = pipeline
     }
 

@@ -1,4 +1,5 @@
 import FlickrKit
+import Foundation
 import ImagePipeline
 
 /// The pixels an image should have to look sharp where the view shows it:
@@ -39,12 +40,16 @@ final class ImageModelFactory {
 
     /// Grid cells for `photos`, numbered from `first` (1-based over the session).
     func cells(for photos: [Photo], startingAt first: Int) -> [ImageModel] {
-        let need = thumbnailNeed.pixelSize
-        return photos.enumerated().map { offset, photo in
-            ImageModel(
-                number: first + offset, photo: photo,
-                url: provider.imageURL(for: photo, covering: need), pipeline: pipeline)
-        }
+        photos.enumerated().map { offset, photo in cell(first + offset, photo) }
+    }
+
+    /// One cell numbered `number`; its title leads to `page` when given,
+    /// else to the photo's page.
+    func cell(_ number: Int, _ photo: Photo, page: URL? = nil) -> ImageModel {
+        ImageModel(
+            number: number, photo: photo,
+            url: provider.imageURL(for: photo, covering: thumbnailNeed.pixelSize), pipeline: pipeline,
+            links: CellLinks(page: page ?? provider.photoPageURL(for: photo), owner: provider.ownerPageURL(for: photo)))
     }
 
     /// The large image `/open` shows for the photo of `cell`.
@@ -52,7 +57,7 @@ final class ImageModelFactory {
         let size = cell.photo.detailSize
         let model = ImageModel(
             number: cell.number, photo: cell.photo,
-            url: provider.imageURL(for: cell.photo, size: size), pipeline: pipeline)
+            url: provider.imageURL(for: cell.photo, size: size), pipeline: pipeline, links: cell.links)
         return (model, size)
     }
 

@@ -23,6 +23,9 @@ struct DisplayOptions: ParsableArguments {
         valueName: "ms"))
     var liveDelay: Int?
 
+    @Flag(name: .customLong("no-links"), help: "Plain titles, owners and URLs: no terminal hyperlinks (OSC 8), even where the terminal follows them.")
+    var noLinks = false
+
     func validate() throws {
         try NumericRange.check("--columns", columns, in: 1...8)
         if let liveDelay { try NumericRange.check("--live-delay", liveDelay, in: 0...10_000) }

@@ -97,7 +97,8 @@ struct BrowseCommand: AsyncParsableCommand {
         let probe = capabilities.isTTY && display.images != .none ? TerminalProbe.run(environment: environment) : nil
         let graphics = TerminalGraphics.detect(
             requested: display.images, environment: environment, isTTY: capabilities.isTTY,
-            cellPixelSize: TerminalGraphics.cellPixelSize(fileDescriptor: STDOUT_FILENO), probe: probe)
+            cellPixelSize: TerminalGraphics.cellPixelSize(fileDescriptor: STDOUT_FILENO), probe: probe,
+            links: !display.noLinks)
         let view = FlickrTerminalView(
             viewModel: viewModel, terminal: terminal,
             options: .init(layout: display.layout, columns: display.columns, graphics: graphics))

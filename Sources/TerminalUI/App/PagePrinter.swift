@@ -248,6 +248,7 @@ final class PagePrinter {
         let facts = await detail.facts()
         let size = terminal.size
         let metadata = Self.detailLines(detail, facts: facts, columns: size.columns)
+        let links = Self.detailLinks(metadata, cell: cell, pageURL: detail.pageURL)
         // The shown size's own dimensions, else the photo's aspect ratio.
         let shape = detail.dimensions
             ?? cell.aspectRatio.flatMap { ratio -> (width: Int, height: Int)? in
@@ -268,8 +269,22 @@ final class PagePrinter {
             content = .placeholder("")
         }
         terminal.print(renderer.frame(
-            GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics),
+            GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics, links: links),
             showing: [content]))
+    }
+
+    /// Which detail lines lead where: the title and the page line to the
+    /// photo's page, the owner line to their photostream.
+    static func detailLinks(_ lines: [String], cell: ImageModel, pageURL: URL?) -> [Int: URL] {
+        var links: [Int: URL] = [:]
+        for (index, line) in lines.enumerated() {
+            if index == 0 || line.hasPrefix("page: ") {
+                links[index] = pageURL
+            } else if line.hasPrefix("owner: ") {
+                links[index] = cell.links.owner
+            }
+        }
+        return links
     }
 
     /// The lines under an opened photo, each field once: title, owner, date

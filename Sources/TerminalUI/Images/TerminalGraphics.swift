@@ -41,6 +41,9 @@ public struct TerminalGraphics: Sendable, Equatable {
     /// What the person should know about this choice, said once at start-up
     /// (kitty forced inside a tmux that does not pass its images on).
     public var notice: String?
+    /// Titles, owners and URLs are OSC 8 hyperlinks (the terminal follows
+    /// them and `--no-links` was not given).
+    public var hyperlinks = false
 
     public init(
         mode: ImageMode,
@@ -118,7 +121,23 @@ public struct TerminalGraphics: Sendable, Equatable {
         environment: [String: String],
         isTTY: Bool,
         cellPixelSize: CellPixelSize? = nil,
-        probe: TerminalProbeResult? = nil
+        probe: TerminalProbeResult? = nil,
+        links: Bool = true
+    ) -> TerminalGraphics {
+        var graphics = detectImages(
+            requested: requested, environment: environment, isTTY: isTTY, cellPixelSize: cellPixelSize, probe: probe)
+        let term = environment["TERM"] ?? ""
+        graphics.hyperlinks = links && isTTY && !term.isEmpty && term != "dumb"
+            && Hyperlink.isSupported(environment: environment)
+        return graphics
+    }
+
+    private static func detectImages(
+        requested: ImageMode,
+        environment: [String: String],
+        isTTY: Bool,
+        cellPixelSize: CellPixelSize?,
+        probe: TerminalProbeResult?
     ) -> TerminalGraphics {
         let term = environment["TERM"] ?? ""
         guard isTTY, !term.isEmpty, term != "dumb", requested != .none else { return .none }

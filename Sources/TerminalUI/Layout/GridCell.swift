@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one cell of the grid (or one list entry, or the detail view) shows
 /// in its image area.
 public enum CellContent: Sendable, Equatable {
@@ -18,12 +20,15 @@ public struct GridCell: Sendable, Equatable {
     /// The photo's width over height when the service said: decides the
     /// cell's picture area before the image arrives (nil: assumed 4:3).
     public var aspectRatio: Double?
+    /// Where the title leads (the photo's page), when the terminal shows links.
+    public var link: URL?
 
-    public init(number: Int, title: String, content: CellContent, aspectRatio: Double? = nil) {
+    public init(number: Int, title: String, content: CellContent, aspectRatio: Double? = nil, link: URL? = nil) {
         self.number = number
         self.title = title
         self.content = content
         self.aspectRatio = aspectRatio
+        self.link = link
     }
 }
 
@@ -35,11 +40,16 @@ public struct ListEntry: Sendable, Equatable {
     public var owner: String
     /// The thumbnail, when the layout shows thumbnails.
     public var content: CellContent
+    /// Where the title and the owner lead, when the terminal shows links.
+    public var titleLink: URL?
+    public var ownerLink: URL?
 
-    public init(number: Int, title: String, owner: String, content: CellContent) {
+    public init(number: Int, title: String, owner: String, content: CellContent, titleLink: URL? = nil, ownerLink: URL? = nil) {
         self.number = number
         self.title = title
         self.owner = owner
         self.content = content
+        self.titleLink = titleLink
+        self.ownerLink = ownerLink
     }
 }

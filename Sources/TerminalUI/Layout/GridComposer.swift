@@ -1,3 +1,4 @@
+import Foundation
 /// Turns cells into the text block to print: rows of thumbnails side by
 /// side with their labels, list entries, or the detail view.
 ///
@@ -19,7 +20,7 @@ public enum GridComposer {
     public static func compose(row cells: [GridCell], layout: GridLayout, graphics: TerminalGraphics) -> String {
         let cells = Array(cells.prefix(layout.columns))
         guard !cells.isEmpty else { return "" }
-        let labels = labelLine(cells, layout: layout)
+        let labels = labelLine(cells, layout: layout, links: graphics.hyperlinks)
         guard graphics.showsImages else { return labels }
 
         let rows = layout.imageRows(for: cells.map(\.aspectRatio))
@@ -47,12 +48,19 @@ public enum GridComposer {
     }
 
     /// The detail view: the image (or a placeholder) at the left, then the
-    /// metadata lines, each sanitised and cut to the terminal width.
+    /// metadata lines, each sanitised and cut to the terminal width. The
+    /// lines `links` names lead there (after their `label: `, if any) when
+    /// the terminal shows links.
     public static func composeDetail(
-        _ content: CellContent, metadata: [String], layout: DetailLayout, graphics: TerminalGraphics
+        _ content: CellContent, metadata: [String], layout: DetailLayout, graphics: TerminalGraphics,
+        links: [Int: URL] = [:]
     ) -> String {
-        let lines = metadata.map {
-            TextSanitizer.fit(TextSanitizer.sanitize($0), columns: layout.terminalColumns)
+        let lines = metadata.enumerated().map { index, line in
+            let fitted = TextSanitizer.fit(TextSanitizer.sanitize(line), columns: layout.terminalColumns)
+            guard graphics.hyperlinks, let url = links[index] else { return fitted }
+            // A field's label (`page: `, `owner: `) stays plain; a title line is all link.
+            let label = fitted.range(of: "^[a-z]+: ", options: .regularExpression).map { String(fitted[..<$0.upperBound]) } ?? ""
+            return label + Hyperlink.wrap(String(fitted.dropFirst(label.count)), to: url, enabled: true)
         }
         let text = lines.joined(separator: "\n")
         guard graphics.showsImages else { return text }
@@ -76,11 +84,15 @@ public enum GridComposer {
 
     // MARK: - Grid pieces
 
-    private static func labelLine(_ cells: [GridCell], layout: GridLayout) -> String {
+    private static func labelLine(_ cells: [GridCell], layout: GridLayout, links: Bool) -> String {
         let gap = String(repeating: " ", count: layout.gap)
-        let line = cells.map {
-            TextSanitizer.pad(label(number: $0.number, title: $0.title, columns: layout.cellWidth),
-                              toColumns: layout.cellWidth)
+        let line = cells.map { cell in
+            let text = label(number: cell.number, title: cell.title, columns: layout.cellWidth)
+            let padding = String(repeating: " ", count: max(0, layout.cellWidth - DisplayWidth.of(text)))
+            // The number stays plain; the title after it is the link.
+            let number = "\(cell.number) "
+            guard links, text.hasPrefix(number) else { return text + padding }
+            return number + Hyperlink.wrap(String(text.dropFirst(number.count)), to: cell.link, enabled: true) + padding
         }.joined(separator: gap)
         return trimmingTrailingSpaces(line)
     }
@@ -222,18 +234,25 @@ public enum GridComposer {
         let number = TextSanitizer.pad("\(entry.number)", toColumns: layout.numberWidth, alignment: .right)
         let title = TextSanitizer.sanitize(entry.title)
         let owner = TextSanitizer.sanitize(entry.owner)
+        let links = graphics.hyperlinks
+        // Fitted first, then made a link: the link adds no columns.
+        func linked(_ text: String, columns: Int, to url: URL?, padded: Bool = false) -> String {
+            let fitted = TextSanitizer.fit(text, columns: columns)
+            let padding = padded ? String(repeating: " ", count: max(0, columns - DisplayWidth.of(fitted))) : ""
+            return Hyperlink.wrap(fitted, to: url, enabled: links) + padding
+        }
         guard layout.showsThumbnails, graphics.showsImages else {
-            var line = number + " " + TextSanitizer.pad(title, toColumns: layout.titleColumns)
+            var line = number + " " + linked(title, columns: layout.titleColumns, to: entry.titleLink, padded: true)
             if layout.ownerColumns > 0 {
                 line += String(repeating: " ", count: layout.gap)
-                    + TextSanitizer.fit(owner, columns: layout.ownerColumns)
+                    + linked(owner, columns: layout.ownerColumns, to: entry.ownerLink)
             }
             return trimmingTrailingSpaces(line)
         }
         var textLines = [
-            number + " " + TextSanitizer.fit(title, columns: layout.textColumns),
+            number + " " + linked(title, columns: layout.textColumns, to: entry.titleLink),
             String(repeating: " ", count: layout.numberWidth + 1)
-                + TextSanitizer.fit(owner, columns: layout.textColumns),
+                + linked(owner, columns: layout.textColumns, to: entry.ownerLink),
         ]
         while textLines.count < layout.thumbnailRows { textLines.append("") }
         let image = block(

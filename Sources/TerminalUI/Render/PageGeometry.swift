@@ -58,21 +58,25 @@ struct PageGeometry {
         case .grid:
             return GridComposer.compose(
                 row: zip(cells, contents).map {
-                    GridCell(number: $0.number, title: Self.title(of: $0), content: $1, aspectRatio: $0.aspectRatio)
+                    GridCell(number: $0.number, title: Self.title(of: $0), content: $1, aspectRatio: $0.aspectRatio,
+                             link: $0.links.page)
                 },
                 layout: grid, graphics: graphics)
         case .list:
             return GridComposer.compose(
                 list: zip(cells, contents).map {
-                    ListEntry(number: $0.number, title: Self.title(of: $0), owner: $0.owner, content: $1)
+                    ListEntry(number: $0.number, title: Self.title(of: $0), owner: $0.owner, content: $1,
+                              titleLink: $0.links.page, ownerLink: $0.links.owner)
                 },
                 layout: list, graphics: graphics)
         }
     }
 
-    /// The title shown in a label; the composer sanitises and cuts it.
+    /// The title shown in a label, a video's marked `▶`; the composer
+    /// sanitises and cuts it.
     @MainActor
     static func title(of cell: ImageModel) -> String {
-        cell.title.isEmpty ? "(untitled)" : cell.title
+        let title = cell.title.isEmpty ? "(untitled)" : cell.title
+        return cell.isVideo ? "▶ " + title : title
     }
 }

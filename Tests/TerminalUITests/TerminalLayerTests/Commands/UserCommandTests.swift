@@ -21,6 +21,28 @@ import Testing
         #expect(UserCommand.parse("猫 café") == .search("猫 café"))
     }
 
+    @Test func browsingCommandsTakeANameAnIdOrALink() {
+        #expect(UserCommand.parse("/user anasouza") == .user("anasouza"))
+        #expect(UserCommand.parse("/user https://www.flickr.com/photos/anasouza/") == .user("https://www.flickr.com/photos/anasouza/"))
+        #expect(UserCommand.parse("/albums") == .albums(nil))
+        #expect(UserCommand.parse("/albums 12345678@N00") == .albums("12345678@N00"))
+        #expect(UserCommand.parse("/album 3") == .album("3"))
+        #expect(UserCommand.parse("/ALBUM 72157600000000001") == .album("72157600000000001"))
+        for line in ["/user", "/user ana souza", "/albums a b", "/album", "/album 1 2"] {
+            guard case .invalid(let message) = UserCommand.parse(line) else {
+                Issue.record("\(line) parsed as \(UserCommand.parse(line))")
+                continue
+            }
+            #expect(message.hasPrefix("Use /"), "\(line): \(message)")
+        }
+        #expect(UserCommand.parse("/albm 2") == .unknown("/albm", suggestion: "/album"))
+    }
+
+    @Test func aPastedLinkIsTextForTheViewModelToRead() {
+        // The provider decides what a link is; the parser only passes it on.
+        #expect(UserCommand.parse("https://flic.kr/p/2oTLzNM") == .search("https://flic.kr/p/2oTLzNM"))
+    }
+
     @Test func doubleSlashSearchesForTextStartingWithASlash() {
         #expect(UserCommand.parse("//open source") == .search("/open source"))
     }
@@ -106,7 +128,9 @@ import Testing
     }
 
     @Test func everyCompletionParsesAsACommand() {
-        for completion in UserCommand.completions(providers: ["shutterstock"]) where completion != "/open " {
+        // These wait for their argument after the space.
+        let needArguments: Set = ["/open ", "/user ", "/album "]
+        for completion in UserCommand.completions(providers: ["shutterstock"]) where !needArguments.contains(completion) {
             switch UserCommand.parse(completion) {
             case .search, .unknown, .invalid, .nextPage:
                 Issue.record("\(completion) does not parse as a command")
