@@ -34,8 +34,8 @@ import Testing
             #expect(info["username"] as? String == first.ownerName)
             #expect(info["taken"] as? String == first.dateTaken)
             let sizes = result["sizes"] as? [[String: Any]] ?? []
-            #expect(sizes.compactMap { $0["label"] as? String } == first.availableSizes.map(\.label))
-            #expect(sizes.compactMap { $0["width"] as? Int } == first.availableSizes.map { first.dimensions($0).width })
+            #expect(sizes.compactMap { $0["label"] as? String } == first.sizeList.map(\.label))
+            #expect(sizes.compactMap { $0["width"] as? Int } == first.sizeList.map(\.width))
             let fetched = result["fetched"] as? [String: Any] ?? [:]
             #expect(fetched["jpeg"] as? Bool == true)
             #expect(fetched["source"] as? String == server.baseURL.absoluteString + first.imagePath(.n))
@@ -75,9 +75,9 @@ import Testing
             #expect(info.count == 5 && info[2] == first.owner && Peers.unhex(info[3]) == first.ownerName)
             #expect(info.count == 5 && Peers.unhex(info[4]) == first.dateTaken)
             let sizes = records("size")
-            #expect(sizes.map { Peers.unhex($0[0]) } == first.availableSizes.map(\.label))
-            #expect(sizes.compactMap { $0.count == 4 ? Int($0[1]) : nil } == first.availableSizes.map { first.dimensions($0).width })
-            #expect(sizes.last?.last == server.baseURL.absoluteString + first.imagePath(.o))
+            #expect(sizes.map { Peers.unhex($0[0]) } == first.sizeList.map(\.label))
+            #expect(sizes.compactMap { $0.count == 4 ? Int($0[1]) : nil } == first.sizeList.map(\.width))
+            #expect(sizes.contains { $0.last == server.baseURL.absoluteString + first.imagePath(.o) })
             #expect(records("echo").first == ["0"])
         }
     }
