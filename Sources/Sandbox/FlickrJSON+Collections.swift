@@ -17,13 +17,8 @@ extension FlickrJSON {
             gallery(info)
         case .photoset(let listing, let header):
             raw("{\"photoset\":{")
-            writer.member("id", header.album.id)
-            raw(",")
-            writer.member("primary", header.primaryID)
-            raw(",")
-            writer.member("owner", header.album.owner)
-            raw(",")
-            writer.member("ownername", header.ownerName)
+            writer.members(["id": header.album.id, "primary": header.primaryID, "owner": header.album.owner,
+                            "ownername": header.ownerName])
             raw(",\"photo\":[")
             photoArray(listing)
             raw("],\"page\":\(listing.page),\"per_page\":\(listing.perPage),\"perpage\":\(listing.perPage),")
@@ -42,29 +37,19 @@ extension FlickrJSON {
     private mutating func person(_ info: PersonInfo) {
         let person = info.person
         raw("{")
-        writer.member("id", person.nsid)
-        raw(",")
-        writer.member("nsid", person.nsid)
+        writer.members(["id": person.nsid, "nsid": person.nsid])
         raw(",\"ispro\":0,\"is_deleted\":0,\"iconserver\":\"0\",\"iconfarm\":0,")
         writer.member("path_alias", person.pathAlias)
         raw(",\"has_stats\":0,")
-        writer.content("username", person.username)
-        raw(",")
-        writer.content("realname", person.realName)
-        raw(",")
-        writer.content("location", "")
-        raw(",")
-        writer.content("description", "")
-        raw(",")
-        writer.content("photosurl", person.photosURL)
-        raw(",")
-        writer.content("profileurl", person.profileURL)
-        raw(",")
-        writer.content("mobileurl", person.photosURL)
+        writer.contents([
+            "username": person.username, "realname": person.realName, "location": "", "description": "",
+            "photosurl": person.photosURL, "profileurl": person.profileURL, "mobileurl": person.photosURL,
+        ])
         raw(",\"photos\":{")
-        writer.content("firstdatetaken", info.photos.map(\.dateTaken).min() ?? "")
-        raw(",")
-        writer.content("firstdate", info.photos.last.map { String($0.dateUpload) } ?? "")
+        writer.contents([
+            "firstdatetaken": info.photos.map(\.dateTaken).min() ?? "",
+            "firstdate": info.photos.last.map { String($0.dateUpload) } ?? "",
+        ])
         raw(",\"count\":{\"_content\":\(info.photos.count)}}}")
     }
 
@@ -73,15 +58,10 @@ extension FlickrJSON {
         let gallery = info.gallery
         let videos = info.photos.filter(\.isVideo).count
         raw("{")
-        writer.member("id", gallery.compoundID)
-        raw(",")
-        writer.member("gallery_id", gallery.id)
-        raw(",")
-        writer.member("url", info.owner.photosURL + "galleries/\(gallery.id)")
-        raw(",")
-        writer.member("owner", gallery.owner)
-        raw(",")
-        writer.member("username", info.owner.username)
+        writer.members([
+            "id": gallery.compoundID, "gallery_id": gallery.id, "url": info.owner.photosURL + "galleries/\(gallery.id)",
+            "owner": gallery.owner, "username": info.owner.username,
+        ])
         raw(",\"iconserver\":\"0\",\"iconfarm\":0,")
         writer.member("primary_photo_id", info.photos.first?.id ?? "")
         raw(",\"date_create\":\"\(gallery.dateCreate)\",\"date_update\":\"\(gallery.dateUpdate)\",")
@@ -91,9 +71,7 @@ extension FlickrJSON {
             raw("\"primary_photo_server\":\"\(primary.server)\",\"primary_photo_farm\":\(primary.farm),")
             raw("\"primary_photo_secret\":\"\(primary.secret)\",")
         }
-        writer.content("title", gallery.title)
-        raw(",")
-        writer.content("description", gallery.description)
+        writer.contents(["title": gallery.title, "description": gallery.description])
         raw("}")
     }
 
@@ -104,14 +82,10 @@ extension FlickrJSON {
             let album = entry.album
             let primary = entry.primary
             raw("{")
-            writer.member("id", album.id)
-            raw(",")
-            writer.member("primary", primary.id)
+            writer.members(["id": album.id, "primary": primary.id])
             raw(",\"secret\":\"\(primary.secret)\",\"server\":\"\(primary.server)\",\"farm\":\(primary.farm),")
             raw("\"photos\":\(album.photoIndexes.count - entry.videos),\"videos\":\(entry.videos),")
-            writer.content("title", album.title)
-            raw(",")
-            writer.content("description", album.description)
+            writer.contents(["title": album.title, "description": album.description])
             raw(",\"needs_interstitial\":0,\"visibility_can_see_set\":1,\"count_views\":\"0\",\"count_comments\":\"0\",")
             raw("\"can_comment\":0,\"date_create\":\"\(album.dateCreate)\",\"date_update\":\"\(album.dateUpdate)\"")
             if let extras = list.primaryExtras {

@@ -39,12 +39,7 @@ import Testing
     @Test(.enabled(if: Peers.flickcurlBuildCommand != nil, "flickcurl (libflickcurl-dev) or a C compiler is missing (Scripts/lib/peers.sh installs it)"))
     func flickcurlReadsThePhotostreamAndAlbums() async throws {
         let directory = try TemporaryDirectory(prefix: "flickcurl-albums-peer")
-        let binary = directory.url.appendingPathComponent("flickcurl_albums_peer").path
-        let compile = try #require(Peers.flickcurlBuildCommand)
-        let build = try await ProcessRunner.run(
-            "/bin/sh", arguments: ["-c", compile + " -o '\(binary)' '\(Peers.script("flickcurl_albums_peer.c"))' $FLAGS"],
-            environment: Peers.environment.merging(["FLAGS": Peers.flickcurlFlags ?? ""]) { $1 })
-        #expect(build.status == .exited(0), "\(build.transcript)")
+        let binary = try await Peers.buildFlickcurlProgram("flickcurl_albums_peer", in: directory)
         try await withSandbox { server, _ in
             let catalog = server.catalog
             let ana = catalog.wellKnownOwner

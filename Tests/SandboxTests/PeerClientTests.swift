@@ -50,12 +50,7 @@ import Testing
     @Test(.enabled(if: Peers.flickcurlBuildCommand != nil, "flickcurl (libflickcurl-dev) or a C compiler is missing (Scripts/lib/peers.sh installs it)"))
     func flickcurlSeesTheCatalog() async throws {
         let directory = try TemporaryDirectory(prefix: "flickcurl-peer")
-        let binary = directory.url.appendingPathComponent("flickcurl_peer").path
-        let compile = try #require(Peers.flickcurlBuildCommand)
-        let build = try await ProcessRunner.run(
-            "/bin/sh", arguments: ["-c", compile + " -o '\(binary)' '\(Peers.script("flickcurl_peer.c"))' $FLAGS"],
-            environment: Peers.environment.merging(["FLAGS": Peers.flickcurlFlags ?? ""]) { $1 })
-        #expect(build.status == .exited(0), "\(build.transcript)")
+        let binary = try await Peers.buildFlickcurlProgram("flickcurl_peer", in: directory)
         try await withSandbox { server, _ in
             let run = try await ProcessRunner.run(
                 binary, arguments: [server.restURL.absoluteString, "peer-key", "sunset beach"], environment: Peers.environment)
@@ -148,6 +143,17 @@ enum Peers {
         }
         return output(pkgConfig, ["--cflags", "--libs", "flickcurl", "libxml-2.0"])
     }()
+
+    /// Compiles `Peers/NAME.c` against flickcurl into `directory`; the binary's path.
+    static func buildFlickcurlProgram(_ name: String, in directory: TemporaryDirectory) async throws -> String {
+        let binary = directory.url.appendingPathComponent(name).path
+        let compile = try #require(flickcurlBuildCommand)
+        let build = try await ProcessRunner.run(
+            "/bin/sh", arguments: ["-c", compile + " -o '\(binary)' '\(script(name + ".c"))' $FLAGS"],
+            environment: environment.merging(["FLAGS": flickcurlFlags ?? ""]) { $1 })
+        #expect(build.status == .exited(0), "\(build.transcript)")
+        return binary
+    }
 
     static func unhex(_ text: String) -> String {
         var bytes: [UInt8] = []

@@ -4,18 +4,8 @@
  *
  * usage: flickcurl_albums_peer SERVICE_URI API_KEY PROFILE_URL ALBUM_ID
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <flickcurl.h>
-
-static void hex(const char *text) {
-    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) printf("%02x", *p);
-}
-
-static void print_error(void *data, const char *message) {
-    (void)data;
-    fprintf(stderr, "flickcurl: %s\n", message);
-}
+#include "flickcurl_peer_support.h"
 
 /* Prints "NAME ID" per photo; returns how many there were. */
 static int list(const char *name, flickcurl_photo **photos) {
@@ -30,13 +20,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s SERVICE_URI API_KEY PROFILE_URL ALBUM_ID\n", argv[0]);
         return 2;
     }
-    flickcurl_init();
-    flickcurl *fc = flickcurl_new();
-    flickcurl_set_error_handler(fc, print_error, NULL);
-    flickcurl_set_service_uri(fc, argv[1]);
-    flickcurl_set_api_key(fc, argv[2]);
-    flickcurl_set_shared_secret(fc, "sandbox-secret");
-    flickcurl_set_request_delay(fc, 0);
+    flickcurl *fc = peer_client(argv[1], argv[2]);
 
     char *nsid = flickcurl_urls_lookupUser(fc, argv[3]);
     printf("user %s\n", nsid ? nsid : "-");

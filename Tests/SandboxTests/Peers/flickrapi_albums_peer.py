@@ -8,7 +8,7 @@ FORMAT is 'parsed-json' or 'etree' (flickrapi's own names).
 import json
 import sys
 
-import flickrapi
+import flickr_peer_support
 
 
 def ids(response, fmt, envelope):
@@ -25,8 +25,7 @@ def attribute(response, fmt, envelope, name):
 
 def main():
     rest_url, api_key, fmt, profile_url, album_id = sys.argv[1:6]
-    flickrapi.FlickrAPI.REST_URL = rest_url
-    flickr = flickrapi.FlickrAPI(api_key, "sandbox-secret", format=fmt, store_token=False, cache=False)
+    flickr = flickr_peer_support.client(rest_url, api_key, fmt)
 
     looked = flickr.urls.lookupUser(url=profile_url)
     user_id = looked.find("user").get("id") if fmt == "etree" else looked["user"]["id"]
@@ -54,11 +53,7 @@ def main():
         if page >= int(attribute(response, fmt, "photoset", "pages")):
             break
         page += 1
-    try:
-        flickr.photosets.getPhotos(photoset_id="12345678901234567890")
-        result["missing"] = None
-    except flickrapi.FlickrError as error:
-        result["missing"] = {"code": int(error.code), "message": str(error)}
+    result["missing"] = flickr_peer_support.failure(flickr.photosets.getPhotos, photoset_id="12345678901234567890")
     json.dump(result, sys.stdout)
 
 
