@@ -27,10 +27,12 @@ public struct CatalogPerson: Sendable, Hashable {
 /// galleries and group. NSIDs and photo ids still come from the seed: ask
 /// the catalog (`Catalog.wellKnownOwner`, `Catalog.album(id:)`, …).
 ///
-/// Sizes in the default catalog (20,000 photos, seed 1): about 1,150
-/// photos in the photostream, and two albums of more than 500 photos
-/// (`largeAlbumIDs`), so paging them at 500 a page takes several pages. In a
-/// 3,000-photo catalog the same albums hold about 170 and 100 photos.
+/// Sizes with seed 1 (the photostream and the archive album are the same
+/// photos): 20,000 photos (the default) give a photostream of 1,156, a
+/// favourites album of 698 and a sunset pool of 3,101, so both
+/// `largeAlbumIDs` take two pages or more at 500 a page; 10,000 give
+/// 551 / 336; 5,000 give 278 / 169; 3,000 (the tests' usual sandbox) give
+/// 172 / 106 and a pool of 464.
 public enum SandboxWellKnown {
     public static let username = "Ana Souza"
     public static let realName = "Ana Paula Souza"
@@ -44,7 +46,7 @@ public enum SandboxWellKnown {
     public static let kittensAlbumID = "72157720000000003"
     /// The owner's videos.
     public static let videosAlbumID = "72157720000000004"
-    /// The albums of more than 500 photos in catalogs of 10,000 photos and more.
+    /// The albums of more than 500 photos in the default 20,000-photo catalog.
     public static let largeAlbumIDs = [archiveAlbumID, favouritesAlbumID]
 
     /// The owner's galleries: other people's sunsets, and their kittens.
