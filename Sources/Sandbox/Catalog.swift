@@ -12,13 +12,15 @@ public enum SearchSort: String, Sendable, CaseIterable {
 /// Built once per server (20,000 photos in well under a second), immutable
 /// afterwards, so it is shared freely between request handlers.
 public struct Catalog: Sendable {
-    private let storage: CatalogStorage
+    let storage: CatalogStorage
 
     public var seed: UInt64 { storage.seed }
     public var count: Int { storage.photos.count }
 
     public init(photoCount: Int = 20_000, seed: UInt64 = 1) {
-        storage = CatalogStorage(photos: CatalogGenerator(seed: seed).makePhotos(count: max(0, photoCount)), seed: seed)
+        let generator = CatalogGenerator(seed: seed)
+        let people = generator.makeOwners()
+        storage = CatalogStorage(photos: generator.makePhotos(count: max(0, photoCount), owners: people), people: people, seed: seed)
     }
 
     /// Index 0 is the newest upload; `index` must be in `0..<count`.
@@ -88,17 +90,20 @@ public struct Catalog: Sendable {
 }
 
 /// Immutable after init; a class so copies of `Catalog` share it.
-private final class CatalogStorage: Sendable {
+final class CatalogStorage: Sendable {
     let seed: UInt64
     let photos: [CatalogPhoto]
     let numericIDs: [Int64]
     let index: InvertedIndex
+    let collections: CatalogCollections
 
-    init(photos: [CatalogPhoto], seed: UInt64) {
+    init(photos: [CatalogPhoto], people: [CatalogPerson], seed: UInt64) {
         self.seed = seed
         self.photos = photos
         self.numericIDs = photos.map { Int64($0.id) ?? 0 }
-        self.index = InvertedIndex(photos: photos)
+        let index = InvertedIndex(photos: photos)
+        self.index = index
+        collections = CatalogCollections(people: people, photos: photos, seed: seed) { index.photos(.tags, $0) ?? [] }
     }
 }
 

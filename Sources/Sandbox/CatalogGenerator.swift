@@ -11,8 +11,7 @@ struct CatalogGenerator {
     /// Id of the newest photo; each older one is smaller by 1,000–40,000.
     static let newestID: Int64 = 53_400_000_000
 
-    func makePhotos(count: Int) -> [CatalogPhoto] {
-        let owners = makeOwners()
+    func makePhotos(count: Int, owners: [CatalogPerson]) -> [CatalogPhoto] {
         var photos: [CatalogPhoto] = []
         photos.reserveCapacity(count)
         var sequence = SplitMix64(seed: seed ^ 0x5EED_0F_1D5)
@@ -33,7 +32,9 @@ struct CatalogGenerator {
         min(ownerCount - 1, Int(unit * unit * Double(ownerCount)))
     }
 
-    private func makeOwners() -> [(nsid: String, name: String, alias: String)] {
+    /// The 300 owners; the first, who uploads the most, is the well-known
+    /// owner tests and examples name (`SandboxWellKnown`).
+    func makeOwners() -> [CatalogPerson] {
         var random = SplitMix64(seed: seed ^ 0x0_0E4E_45)
         let count = 300
         let block = 89_000_000 / count
@@ -46,7 +47,12 @@ struct CatalogGenerator {
             case 1: name = random.pick(Vocabulary.internationalNames)
             default: name = random.pick(Vocabulary.firstNames) + " " + random.pick(Vocabulary.lastNames)
             }
-            return (nsid, name, Self.pathAlias(nsid: nsid, name: name, seed: seed))
+            if index == 0 {
+                return CatalogPerson(nsid: nsid, username: SandboxWellKnown.username,
+                                     realName: SandboxWellKnown.realName, pathAlias: SandboxWellKnown.pathAlias)
+            }
+            return CatalogPerson(nsid: nsid, username: name, realName: Self.realName(nsid: nsid, username: name, seed: seed),
+                                 pathAlias: Self.pathAlias(nsid: nsid, name: name, seed: seed))
         }
     }
 
@@ -61,7 +67,7 @@ struct CatalogGenerator {
     }
 
     private func makePhoto(
-        index: Int, id: Int64, upload: Int, owner: (nsid: String, name: String, alias: String), random: inout SplitMix64
+        index: Int, id: Int64, upload: Int, owner: CatalogPerson, random: inout SplitMix64
     ) -> CatalogPhoto {
         var words: [String] = []
         for entry in Vocabulary.subjects where random.chance(entry.probability) { words.append(entry.word) }
@@ -88,12 +94,12 @@ struct CatalogGenerator {
         let license = random.pick(Self.licenses)
         let fileFormat = Self.fileFormat(random.unit())
         return CatalogPhoto(
-            index: index, id: String(id), owner: owner.nsid, ownerName: owner.name, secret: secret,
+            index: index, id: String(id), owner: owner.nsid, ownerName: owner.username, ownerRealName: owner.realName, secret: secret,
             server: server, farm: farm, title: title, description: description, tags: tags,
             dateUpload: upload, dateTaken: CalendarDate(unix: taken).text,
             originalWidth: width, originalHeight: height, originalSecret: originalSecret,
             secret1600: secret1600, secret2048: secret2048, views: views, license: license,
-            fileFormat: fileFormat, pathAlias: owner.alias)
+            fileFormat: fileFormat, pathAlias: owner.pathAlias, isVideo: Self.isVideo(id: id, seed: seed))
     }
 
     /// All rights reserved most often, then every other licence Flickr

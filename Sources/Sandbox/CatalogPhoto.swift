@@ -90,6 +90,8 @@ public struct CatalogPhoto: Sendable, Hashable {
     /// The owner's NSID (`12345678@N01`).
     public let owner: String
     public let ownerName: String
+    /// The owner's real name (the `realname` extra); may be empty.
+    public let ownerRealName: String
     /// 10 lowercase hex characters.
     public let secret: String
     public let server: String
@@ -116,6 +118,12 @@ public struct CatalogPhoto: Sendable, Hashable {
     public let fileFormat: SandboxImageFormat
     /// The owner's Flickr URL name (`path_alias`); empty when the owner never chose one.
     public let pathAlias: String
+    /// A video (`media="video"`): its images are the poster frame, and
+    /// `getSizes` adds the video files (`SandboxVideoSize`).
+    public let isVideo: Bool
+
+    /// `photo` or `video`, as the `media` extra and getInfo say.
+    public var media: String { isVideo ? "video" : "photo" }
 
     /// Originals are JPEGs throughout the catalog.
     public var originalFormat: String { "jpg" }

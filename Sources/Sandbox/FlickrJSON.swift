@@ -3,7 +3,7 @@
 struct FlickrJSON {
     var writer = JSONWriter(escapesSlashes: true)
 
-    private mutating func raw(_ text: String) { writer.raw(text) }
+    mutating func raw(_ text: String) { writer.raw(text) }
 
     mutating func render(_ payload: RestPayload) {
         switch payload {
@@ -42,11 +42,13 @@ struct FlickrJSON {
         case .photos(let listing):
             raw("{\"photos\":{\"page\":\(listing.page),\"pages\":\(listing.pages),\"perpage\":\(listing.perPage),")
             raw("\"total\":\(listing.total),\"photo\":[")
-            for (position, photo) in listing.photos.enumerated() {
-                if position > 0 { raw(",") }
-                self.photo(photo, extras: listing.extras, imageBase: listing.imageBase)
+            photoArray(listing)
+            raw("]}")
+            if let gallery = listing.gallery {
+                raw(",\"gallery\":")
+                self.gallery(gallery)
             }
-            raw("]},\"stat\":\"ok\"}")
+            raw(",\"stat\":\"ok\"}")
         case .info(let photo):
             raw("{\"photo\":")
             info(photo)
@@ -64,15 +66,50 @@ struct FlickrJSON {
                 writer.member("url", photo.sizePageURL(size))
                 raw(",\"media\":\"photo\"}")
             }
+            for size in photo.isVideo ? SandboxVideoSize.allCases : [] {
+                let (width, height) = photo.videoDimensions(size)
+                raw(",{")
+                writer.member("label", size.label)
+                raw(",\"width\":\(width),\"height\":\(height),")
+                writer.member("source", imageBase + photo.videoPath(size))
+                raw(",")
+                writer.member("url", photo.videoPageURL)
+                raw(",\"media\":\"video\"}")
+            }
             raw("]},\"stat\":\"ok\"}")
+        case .person, .group, .gallery, .photoset, .photosets:
+            renderCollection(payload)
         }
     }
 
-    private mutating func photo(_ photo: CatalogPhoto, extras: Extras, imageBase: String) {
-        raw("{\"id\":\"\(photo.id)\",\"owner\":\"\(photo.owner)\",\"secret\":\"\(photo.secret)\",")
-        raw("\"server\":\"\(photo.server)\",\"farm\":\(photo.farm),\"title\":")
+    /// The photos of a list, comma-separated.
+    mutating func photoArray(_ listing: PhotoListing) {
+        for (position, photo) in listing.photos.enumerated() {
+            if position > 0 { raw(",") }
+            self.photo(photo, in: listing)
+        }
+    }
+
+    /// One photo of a list, with the members its list style adds.
+    private mutating func photo(_ photo: CatalogPhoto, in listing: PhotoListing) {
+        raw("{\"id\":\"\(photo.id)\",")
+        if case .photoset = listing.style {} else { raw("\"owner\":\"\(photo.owner)\",") }
+        raw("\"secret\":\"\(photo.secret)\",\"server\":\"\(photo.server)\",\"farm\":\(photo.farm),\"title\":")
         writer.string(photo.title)
+        if case .photoset(let primaryID) = listing.style { raw(",\"isprimary\":\"\(photo.id == primaryID ? 1 : 0)\"") }
         raw(",\"ispublic\":1,\"isfriend\":0,\"isfamily\":0")
+        if listing.style == .pool {
+            raw(",")
+            writer.member("ownername", photo.ownerName)
+            raw(",\"dateadded\":\"\(photo.poolDateAdded)\"")
+        }
+        extraMembers(photo, extras: listing.extras, imageBase: listing.imageBase, ownerName: listing.style != .pool)
+        if case .gallery(let primaryID) = listing.style { raw(",\"is_primary\":\(photo.id == primaryID ? 1 : 0),\"has_comment\":0") }
+        raw("}")
+    }
+
+    /// The members `extras` adds to a photo, each after a comma (also `primary_photo_extras`).
+    mutating func extraMembers(_ photo: CatalogPhoto, extras: Extras, imageBase: String, ownerName: Bool = true) {
         if extras.license { raw(",\"license\":\"\(photo.license)\"") }
         if extras.description {
             raw(",")
@@ -86,9 +123,13 @@ struct FlickrJSON {
         if extras.dateTaken {
             raw(",\"datetaken\":\"\(photo.dateTaken)\",\"datetakengranularity\":0,\"datetakenunknown\":\"0\"")
         }
-        if extras.ownerName {
+        if extras.ownerName, ownerName {
             raw(",")
             writer.member("ownername", photo.ownerName)
+        }
+        if extras.realName, !photo.ownerRealName.isEmpty {
+            raw(",")
+            writer.member("realname", photo.ownerRealName)
         }
         if extras.originalFormat {
             raw(",\"originalsecret\":\"\(photo.originalSecret)\",\"originalformat\":\"\(photo.originalFormat)\"")
@@ -98,7 +139,7 @@ struct FlickrJSON {
             raw(",")
             writer.member("tags", photo.tags.joined(separator: " "))
         }
-        if extras.media { raw(",\"media\":\"photo\",\"media_status\":\"ready\"") }
+        if extras.media { raw(",\"media\":\"\(photo.media)\",\"media_status\":\"ready\"") }
         if extras.pathAlias {
             raw(",")
             writer.member("pathalias", photo.pathAlias)
@@ -109,7 +150,6 @@ struct FlickrJSON {
             writer.member("url_\(size.rawValue)", imageBase + photo.imagePath(size))
             raw(",\"height_\(size.rawValue)\":\(height),\"width_\(size.rawValue)\":\(width)")
         }
-        raw("}")
     }
 
     /// getInfo's `photo`, in the member order Flickr uses.
@@ -121,7 +161,7 @@ struct FlickrJSON {
         raw("\"owner\":{\"nsid\":\"\(photo.owner)\",")
         writer.member("username", photo.ownerName)
         raw(",")
-        writer.member("realname", photo.ownerName)
+        writer.member("realname", photo.ownerRealName)
         raw(",\"location\":\"\",\"iconserver\":\"0\",\"iconfarm\":0,")
         writer.member("path_alias", photo.pathAlias)
         raw("},")
@@ -148,6 +188,12 @@ struct FlickrJSON {
         }
         raw("]},\"urls\":{\"url\":[{\"type\":\"photopage\",")
         writer.member("_content", photo.pageURL)
-        raw("}]},\"media\":\"photo\"}")
+        raw("}]},\"media\":\"\(photo.media)\"")
+        if photo.isVideo {
+            let (width, height) = photo.videoDimensions(.orig)
+            raw(",\"video\":{\"ready\":1,\"failed\":0,\"pending\":0,\"duration\":\"\(photo.videoDuration)\",")
+            raw("\"width\":\"\(width)\",\"height\":\"\(height)\"}")
+        }
+        raw("}")
     }
 }

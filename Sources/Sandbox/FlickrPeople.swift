@@ -32,27 +32,28 @@ extension RestAPI {
     /// `flickr.urls.lookupUser` (a profile or photostream URL, by path alias
     /// or NSID); Flickr's "User not found" otherwise.
     func people(_ method: String, _ value: (String) -> String?) -> RestPayload {
-        let owner: CatalogPhoto?
+        let owner: CatalogPerson?
         if method == "flickr.people.findByUsername" {
-            let wanted = (value("username") ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-            owner = wanted.isEmpty ? nil : catalog.allPhotos.first { $0.ownerName.lowercased() == wanted }
+            let wanted = (value("username") ?? "").trimmingCharacters(in: .whitespaces)
+            owner = wanted.isEmpty ? nil : catalog.person(username: wanted)
         } else {
-            let name = Self.profileName(value("url") ?? "")
-            owner = name.map { name in
-                catalog.allPhotos.first { $0.owner == name || (!$0.pathAlias.isEmpty && $0.pathAlias == name) }
-            } ?? nil
+            owner = Self.profileName(value("url") ?? "").flatMap(catalog.person(urlName:))
         }
         guard let owner else { return .failure(code: 1, message: "User not found") }
-        return .user(nsid: owner.owner, username: owner.ownerName, method: method)
+        return .user(nsid: owner.nsid, username: owner.username, method: method)
     }
 
     /// `https://www.flickr.com/photos/NAME/…` or `/people/NAME/` → NAME.
     static func profileName(_ url: String) -> String? {
+        guard let parts = flickrPath(url), parts.count >= 2, parts[0] == "photos" || parts[0] == "people" else { return nil }
+        return parts[1]
+    }
+
+    /// The path components of a flickr.com URL, percent-decoded; nil for other hosts.
+    static func flickrPath(_ url: String) -> [String]? {
         guard let components = URLComponents(string: url.trimmingCharacters(in: .whitespaces)),
               let host = components.host?.lowercased(), host == "flickr.com" || host.hasSuffix(".flickr.com")
         else { return nil }
-        let parts = components.path.split(separator: "/").map(String.init)
-        guard parts.count >= 2, parts[0] == "photos" || parts[0] == "people" else { return nil }
-        return parts[1].removingPercentEncoding ?? parts[1]
+        return components.path.split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
     }
 }

@@ -42,12 +42,16 @@ struct FlickrXML {
             raw("<rsp stat=\"ok\">\n<photos page=\"\(listing.page)\" pages=\"\(listing.pages)\" ")
             raw("perpage=\"\(listing.perPage)\" total=\"\(listing.total)\"")
             if listing.photos.isEmpty {
-                raw(" />\n</rsp>\n")
+                raw(" />\n")
+                if let gallery = listing.gallery { self.gallery(gallery, imageBase: listing.imageBase) }
+                raw("</rsp>\n")
                 return
             }
             raw(">\n")
-            for photo in listing.photos { self.photo(photo, extras: listing.extras, imageBase: listing.imageBase) }
-            raw("</photos>\n</rsp>\n")
+            for photo in listing.photos { self.photo(photo, in: listing) }
+            raw("</photos>\n")
+            if let gallery = listing.gallery { self.gallery(gallery, imageBase: listing.imageBase) }
+            raw("</rsp>\n")
         case .info(let photo):
             raw("<rsp stat=\"ok\">\n")
             info(photo)
@@ -62,39 +66,44 @@ struct FlickrXML {
                 escaped(photo.sizePageURL(size))
                 raw("\" media=\"photo\" />\n")
             }
+            for size in photo.isVideo ? SandboxVideoSize.allCases : [] {
+                let (width, height) = photo.videoDimensions(size)
+                raw("\t<size label=\"\(size.label)\" width=\"\(width)\" height=\"\(height)\" source=\"")
+                escaped(imageBase + photo.videoPath(size))
+                raw("\" url=\"")
+                escaped(photo.videoPageURL)
+                raw("\" media=\"video\" />\n")
+            }
             raw("</sizes>\n</rsp>\n")
+        case .person, .group, .gallery, .photoset, .photosets:
+            renderCollection(payload)
         }
     }
 
     /// ` name="value"`, escaped.
-    private mutating func attribute(_ name: String, _ value: String) {
+    mutating func attribute(_ name: String, _ value: String) {
         raw(" \(name)=\"")
         escaped(value)
         raw("\"")
     }
 
-    private mutating func photo(_ photo: CatalogPhoto, extras: Extras, imageBase: String) {
-        raw("\t<photo id=\"\(photo.id)\" owner=\"\(photo.owner)\" secret=\"\(photo.secret)\" ")
-        raw("server=\"\(photo.server)\" farm=\"\(photo.farm)\"")
+    /// One `<photo>` of a list, with the attributes its list style adds.
+    mutating func photo(_ photo: CatalogPhoto, in listing: PhotoListing) {
+        let extras = listing.extras
+        let imageBase = listing.imageBase
+        raw("\t<photo id=\"\(photo.id)\"")
+        if case .photoset = listing.style {} else { raw(" owner=\"\(photo.owner)\"") }
+        raw(" secret=\"\(photo.secret)\" server=\"\(photo.server)\" farm=\"\(photo.farm)\"")
         attribute("title", photo.title)
+        if case .photoset(let primaryID) = listing.style { raw(" isprimary=\"\(photo.id == primaryID ? 1 : 0)\"") }
         raw(" ispublic=\"1\" isfriend=\"0\" isfamily=\"0\"")
-        if extras.license { raw(" license=\"\(photo.license)\"") }
-        if extras.originalDimensions { raw(" o_width=\"\(photo.originalWidth)\" o_height=\"\(photo.originalHeight)\"") }
-        if extras.dateUpload { raw(" dateupload=\"\(photo.dateUpload)\"") }
-        if extras.lastUpdate { raw(" lastupdate=\"\(photo.lastUpdate)\"") }
-        if extras.dateTaken { raw(" datetaken=\"\(photo.dateTaken)\" datetakengranularity=\"0\" datetakenunknown=\"0\"") }
-        if extras.ownerName { attribute("ownername", photo.ownerName) }
-        if extras.originalFormat {
-            raw(" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\"")
+        if listing.style == .pool {
+            attribute("ownername", photo.ownerName)
+            raw(" dateadded=\"\(photo.poolDateAdded)\"")
         }
-        if extras.views { raw(" views=\"\(photo.views)\"") }
-        if extras.tags { attribute("tags", photo.tags.joined(separator: " ")) }
-        if extras.media { raw(" media=\"photo\" media_status=\"ready\"") }
-        if extras.pathAlias { attribute("pathalias", photo.pathAlias) }
-        for size in extras.sizes(of: photo) {
-            let (width, height) = photo.dimensions(size)
-            attribute("url_\(size.rawValue)", imageBase + photo.imagePath(size))
-            raw(" height_\(size.rawValue)=\"\(height)\" width_\(size.rawValue)=\"\(width)\"")
+        extraAttributes(photo, extras: extras, imageBase: imageBase, ownerName: listing.style != .pool)
+        if case .gallery(let primaryID) = listing.style {
+            raw(" is_primary=\"\(photo.id == primaryID ? 1 : 0)\" has_comment=\"0\"")
         }
         if extras.description {
             raw(">\n\t\t<description>")
@@ -105,14 +114,37 @@ struct FlickrXML {
         }
     }
 
+    /// The attributes `extras` adds to a photo (also `primary_photo_extras`).
+    mutating func extraAttributes(_ photo: CatalogPhoto, extras: Extras, imageBase: String, ownerName: Bool = true) {
+        if extras.license { raw(" license=\"\(photo.license)\"") }
+        if extras.originalDimensions { raw(" o_width=\"\(photo.originalWidth)\" o_height=\"\(photo.originalHeight)\"") }
+        if extras.dateUpload { raw(" dateupload=\"\(photo.dateUpload)\"") }
+        if extras.lastUpdate { raw(" lastupdate=\"\(photo.lastUpdate)\"") }
+        if extras.dateTaken { raw(" datetaken=\"\(photo.dateTaken)\" datetakengranularity=\"0\" datetakenunknown=\"0\"") }
+        if extras.ownerName, ownerName { attribute("ownername", photo.ownerName) }
+        if extras.realName, !photo.ownerRealName.isEmpty { attribute("realname", photo.ownerRealName) }
+        if extras.originalFormat {
+            raw(" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\"")
+        }
+        if extras.views { raw(" views=\"\(photo.views)\"") }
+        if extras.tags { attribute("tags", photo.tags.joined(separator: " ")) }
+        if extras.media { raw(" media=\"\(photo.media)\" media_status=\"ready\"") }
+        if extras.pathAlias { attribute("pathalias", photo.pathAlias) }
+        for size in extras.sizes(of: photo) {
+            let (width, height) = photo.dimensions(size)
+            attribute("url_\(size.rawValue)", imageBase + photo.imagePath(size))
+            raw(" height_\(size.rawValue)=\"\(height)\" width_\(size.rawValue)=\"\(width)\"")
+        }
+    }
+
     /// getInfo's `<photo>` element.
     private mutating func info(_ photo: CatalogPhoto) {
         raw("<photo id=\"\(photo.id)\" secret=\"\(photo.secret)\" server=\"\(photo.server)\" farm=\"\(photo.farm)\" ")
         raw("dateuploaded=\"\(photo.dateUpload)\" isfavorite=\"0\" license=\"\(photo.license)\" safety_level=\"0\" ")
         raw("rotation=\"0\" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\" ")
-        raw("views=\"\(photo.views)\" media=\"photo\">\n\t<owner nsid=\"\(photo.owner)\"")
+        raw("views=\"\(photo.views)\" media=\"\(photo.media)\">\n\t<owner nsid=\"\(photo.owner)\"")
         attribute("username", photo.ownerName)
-        attribute("realname", photo.ownerName)
+        attribute("realname", photo.ownerRealName)
         raw(" location=\"\" iconserver=\"0\" iconfarm=\"0\"")
         attribute("path_alias", photo.pathAlias)
         raw(" />\n\t<title>")
@@ -136,7 +168,13 @@ struct FlickrXML {
         }
         raw("\t</tags>\n\t<urls>\n\t\t<url type=\"photopage\">")
         escaped(photo.pageURL)
-        raw("</url>\n\t</urls>\n</photo>\n")
+        raw("</url>\n\t</urls>\n")
+        if photo.isVideo {
+            let (width, height) = photo.videoDimensions(.orig)
+            raw("\t<video ready=\"1\" failed=\"0\" pending=\"0\" duration=\"\(photo.videoDuration)\" ")
+            raw("width=\"\(width)\" height=\"\(height)\" />\n")
+        }
+        raw("</photo>\n")
     }
 
     /// Escapes markup and line breaks; characters XML 1.0 cannot carry at all

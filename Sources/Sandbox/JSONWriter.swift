@@ -45,6 +45,22 @@ struct JSONWriter {
     /// `"name":value` with a number.
     mutating func member(_ name: String, _ value: Int) { raw("\"\(name)\":\(value)") }
 
+    /// `"a":"x","b":"y"`: string members in order, comma-separated.
+    mutating func members(_ pairs: KeyValuePairs<String, String>) {
+        for (position, pair) in pairs.enumerated() {
+            if position > 0 { raw(",") }
+            member(pair.key, pair.value)
+        }
+    }
+
+    /// `"a":{"_content":"x"},…`: text-node members in order, comma-separated.
+    mutating func contents(_ pairs: KeyValuePairs<String, String>) {
+        for (position, pair) in pairs.enumerated() {
+            if position > 0 { raw(",") }
+            content(pair.key, pair.value)
+        }
+    }
+
     /// `{"_content":"…"}`, Flickr's JSON form of an XML text node.
     mutating func content(_ name: String, _ value: String) {
         key(name)

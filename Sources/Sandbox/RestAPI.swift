@@ -51,10 +51,10 @@ final class RestAPI: Sendable {
         }
     }
 
-    static let methods: Set = [
+    static let methods = Set<String>([
         "flickr.photos.search", "flickr.photos.getRecent", "flickr.photos.getInfo", "flickr.photos.getSizes",
         "flickr.test.echo", "flickr.people.findByUsername", "flickr.urls.lookupUser", "flickr.photos.licenses.getInfo",
-    ]
+    ]).union(collectionMethods)
 
     private func payload(
         _ parameters: [(String, String)], value: (String) -> String?, oauthConsumerKey: String?, imageBase: String
@@ -77,6 +77,8 @@ final class RestAPI: Sendable {
             return people(method, value)
         case "flickr.photos.licenses.getInfo":
             return .licenses(FlickrLicenseList.all)
+        case _ where Self.collectionMethods.contains(method):
+            return collection(method, value, imageBase: imageBase)
         case "flickr.photos.getInfo", "flickr.photos.getSizes":
             guard let photo = value("photo_id").flatMap(catalog.photo(id:)) else {
                 return .failure(code: 1, message: "Photo not found")
@@ -138,21 +140,24 @@ final class RestAPI: Sendable {
     }
 
     /// One page of `matches`. `total` and `pages` count every match; pages
-    /// past the 4,000-result cap repeat page 1, as Flickr was observed to do.
-    private func listing(_ matches: [Int], page: Int, perPage: Int, extras: Extras, imageBase: String) -> PhotoListing {
+    /// past the 4,000-result cap of searches repeat page 1, as Flickr was
+    /// observed to do (lists of one person, album, gallery or pool have no cap).
+    func listing(_ matches: [Int], page: Int, perPage: Int, extras: Extras, imageBase: String, capped: Bool = true) -> PhotoListing {
         let total = matches.count
         let pages = (total + perPage - 1) / perPage
+        let cap = capped ? Self.resultCap : Int.max
         var start = (page - 1) * perPage
-        if start >= Self.resultCap { start = 0 }
-        let end = min(start + perPage, total, Self.resultCap)
+        if start >= cap { start = 0 }
+        let end = min(start + perPage, total, cap)
         let photos = start < end ? matches[start..<end].map { catalog.photo(at: $0) } : []
         return PhotoListing(page: page, pages: pages, perPage: perPage, total: total, photos: photos,
                             extras: extras, imageBase: imageBase)
     }
 
-    /// `page` defaults to 1; `per_page` to 100, clamped to 1...500.
-    static func paging(_ value: (String) -> String?) -> (page: Int, perPage: Int) {
-        let page = value("page").flatMap { Int($0) }.map { max(1, $0) } ?? 1
+    /// `page` defaults to 1; `per_page` to 100 (or `defaultPerPage`), clamped to 1...500.
+    static func paging(_ value: (String) -> String?, defaultPerPage: Int = defaultPerPage) -> (page: Int, perPage: Int) {
+        // Bounded, so page × per_page cannot overflow.
+        let page = value("page").flatMap { Int($0) }.map { min(1_000_000, max(1, $0)) } ?? 1
         let perPage = value("per_page").flatMap { Int($0) }.map { min(maxPerPage, max(1, $0)) } ?? defaultPerPage
         return (page, perPage)
     }

@@ -25,6 +25,59 @@ struct PhotoListing {
     var extras: Extras
     /// `http://host:port`, the prefix of image URLs.
     var imageBase: String
+    /// What kind of list the photos are in: it changes a few attributes.
+    var style = ListingStyle.plain
+    /// `galleries.getPhotos` with `get_gallery_info=1`: the gallery, after the photos.
+    var gallery: GalleryInfo?
+}
+
+/// Attributes some lists add to each photo or leave out.
+enum ListingStyle: Equatable {
+    case plain
+    /// An album: no `owner` (the photoset names it), `isprimary`.
+    case photoset(primaryID: String)
+    /// A group pool: `ownername` and `dateadded` always.
+    case pool
+    /// A gallery: `is_primary` and `has_comment` last.
+    case gallery(primaryID: String)
+}
+
+/// `people.getInfo`'s person.
+struct PersonInfo {
+    var person: CatalogPerson
+    var photos: [CatalogPhoto]
+}
+
+/// A gallery as `urls.lookupGallery` and `galleries.getPhotos` describe it.
+struct GalleryInfo {
+    var gallery: CatalogGallery
+    var owner: CatalogPerson
+    var photos: [CatalogPhoto]
+}
+
+/// `photosets.getPhotos`' photoset element around the listing.
+struct PhotosetHeader {
+    var album: CatalogAlbum
+    var ownerName: String
+    var primaryID: String
+}
+
+/// One page of `photosets.getList`.
+struct PhotosetList {
+    struct Entry {
+        var album: CatalogAlbum
+        var primary: CatalogPhoto
+        var videos: Int
+    }
+
+    var page: Int
+    var pages: Int
+    var perPage: Int
+    var total: Int
+    var entries: [Entry]
+    /// `primary_photo_extras`: nil when not asked for.
+    var primaryExtras: Extras?
+    var imageBase: String
 }
 
 /// The `extras` a search or getRecent call asked for.
@@ -42,6 +95,7 @@ struct Extras: Equatable {
     var originalFormat = false
     var media = false
     var pathAlias = false
+    var realName = false
 
     init(_ list: String?) {
         guard let list else { return }
@@ -60,6 +114,7 @@ struct Extras: Equatable {
             case "original_format": originalFormat = true
             case "media": media = true
             case "path_alias": pathAlias = true
+            case "realname": realName = true
             default:
                 if name.hasPrefix("url_"), let size = SandboxImageSize(rawValue: String(name.dropFirst(4))),
                    !sizes.contains(size) {
@@ -82,6 +137,13 @@ enum RestPayload {
     /// `findByUsername` / `urls.lookupUser`: the person's NSID and username.
     case user(nsid: String, username: String, method: String)
     case licenses([FlickrLicenseList.Entry])
+    case person(PersonInfo)
+    /// `urls.lookupGroup`.
+    case group(CatalogGroup)
+    /// `urls.lookupGallery`.
+    case gallery(GalleryInfo)
+    case photoset(PhotoListing, PhotosetHeader)
+    case photosets(PhotosetList)
     case failure(code: Int, message: String)
 }
 

@@ -5,6 +5,7 @@ enum Route {
     case flickrREST
     case shutterstock
     case flickrImage(ImagePath)
+    case flickrVideo(VideoPath)
     case shutterstockImage(ShutterstockImagePath)
     case openverse
     case openverseImage(OpenverseImagePath)
@@ -19,6 +20,8 @@ enum Route {
             self = .openverseImage(image)
         } else if path.hasPrefix("/v1/") {
             self = .openverse
+        } else if let video = VideoPath(path) {
+            self = .flickrVideo(video)
         } else if let image = ImagePath(path) {
             self = .flickrImage(image)
         } else if let image = ShutterstockImagePath(path) {
@@ -31,7 +34,7 @@ enum Route {
     var kind: StatsRecorder.Kind {
         switch self {
         case .flickrREST, .shutterstock, .openverse: .rest
-        case .flickrImage, .shutterstockImage, .openverseImage: .image
+        case .flickrImage, .flickrVideo, .shutterstockImage, .openverseImage: .image
         case .other: .other
         }
     }

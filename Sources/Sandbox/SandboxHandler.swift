@@ -85,6 +85,9 @@ final class SandboxHandler: Sendable {
         case .flickrImage(let image):
             faultKey = path
             content = flickrImage(image)
+        case .flickrVideo(let video):
+            faultKey = path
+            content = flickrVideo(video)
         case .shutterstockImage(let image):
             faultKey = path
             content = shutterstockImage(image)
@@ -179,6 +182,15 @@ final class SandboxHandler: Sendable {
               let bytes = try? images.jpeg(for: photo, size: path.size)
         else { return .notFound }
         return Content(status: 200, contentType: "image/jpeg", body: bytes)
+    }
+
+    /// A video's file: only for videos, with the size's own secret.
+    private func flickrVideo(_ path: VideoPath) -> Content {
+        guard let photo = catalog.photo(id: path.id), photo.isVideo, photo.owner == path.owner,
+              photo.videoSecret(path.size) == path.secret
+        else { return .notFound }
+        return Content(status: 200, contentType: SandboxVideoSize.mimeType,
+                       body: ByteBuffer(bytes: FakeVideo.bytes(for: photo, size: path.size)))
     }
 
     /// An Openverse thumbnail or full-size image, in the photo's own format.

@@ -34,8 +34,8 @@ import Testing
             #expect(info["username"] as? String == first.ownerName)
             #expect(info["taken"] as? String == first.dateTaken)
             let sizes = result["sizes"] as? [[String: Any]] ?? []
-            #expect(sizes.compactMap { $0["label"] as? String } == first.availableSizes.map(\.label))
-            #expect(sizes.compactMap { $0["width"] as? Int } == first.availableSizes.map { first.dimensions($0).width })
+            #expect(sizes.compactMap { $0["label"] as? String } == first.sizeList.map(\.label))
+            #expect(sizes.compactMap { $0["width"] as? Int } == first.sizeList.map(\.width))
             let fetched = result["fetched"] as? [String: Any] ?? [:]
             #expect(fetched["jpeg"] as? Bool == true)
             #expect(fetched["source"] as? String == server.baseURL.absoluteString + first.imagePath(.n))
@@ -50,12 +50,7 @@ import Testing
     @Test(.enabled(if: Peers.flickcurlBuildCommand != nil, "flickcurl (libflickcurl-dev) or a C compiler is missing (Scripts/lib/peers.sh installs it)"))
     func flickcurlSeesTheCatalog() async throws {
         let directory = try TemporaryDirectory(prefix: "flickcurl-peer")
-        let binary = directory.url.appendingPathComponent("flickcurl_peer").path
-        let compile = try #require(Peers.flickcurlBuildCommand)
-        let build = try await ProcessRunner.run(
-            "/bin/sh", arguments: ["-c", compile + " -o '\(binary)' '\(Peers.script("flickcurl_peer.c"))' $FLAGS"],
-            environment: Peers.environment.merging(["FLAGS": Peers.flickcurlFlags ?? ""]) { $1 })
-        #expect(build.status == .exited(0), "\(build.transcript)")
+        let binary = try await Peers.buildFlickcurlProgram("flickcurl_peer", in: directory)
         try await withSandbox { server, _ in
             let run = try await ProcessRunner.run(
                 binary, arguments: [server.restURL.absoluteString, "peer-key", "sunset beach"], environment: Peers.environment)
@@ -75,9 +70,9 @@ import Testing
             #expect(info.count == 5 && info[2] == first.owner && Peers.unhex(info[3]) == first.ownerName)
             #expect(info.count == 5 && Peers.unhex(info[4]) == first.dateTaken)
             let sizes = records("size")
-            #expect(sizes.map { Peers.unhex($0[0]) } == first.availableSizes.map(\.label))
-            #expect(sizes.compactMap { $0.count == 4 ? Int($0[1]) : nil } == first.availableSizes.map { first.dimensions($0).width })
-            #expect(sizes.last?.last == server.baseURL.absoluteString + first.imagePath(.o))
+            #expect(sizes.map { Peers.unhex($0[0]) } == first.sizeList.map(\.label))
+            #expect(sizes.compactMap { $0.count == 4 ? Int($0[1]) : nil } == first.sizeList.map(\.width))
+            #expect(sizes.contains { $0.last == server.baseURL.absoluteString + first.imagePath(.o) })
             #expect(records("echo").first == ["0"])
         }
     }
@@ -148,6 +143,17 @@ enum Peers {
         }
         return output(pkgConfig, ["--cflags", "--libs", "flickcurl", "libxml-2.0"])
     }()
+
+    /// Compiles `Peers/NAME.c` against flickcurl into `directory`; the binary's path.
+    static func buildFlickcurlProgram(_ name: String, in directory: TemporaryDirectory) async throws -> String {
+        let binary = directory.url.appendingPathComponent(name).path
+        let compile = try #require(flickcurlBuildCommand)
+        let build = try await ProcessRunner.run(
+            "/bin/sh", arguments: ["-c", compile + " -o '\(binary)' '\(script(name + ".c"))' $FLAGS"],
+            environment: environment.merging(["FLAGS": flickcurlFlags ?? ""]) { $1 })
+        #expect(build.status == .exited(0), "\(build.transcript)")
+        return binary
+    }
 
     static func unhex(_ text: String) -> String {
         var bytes: [UInt8] = []

@@ -4,21 +4,11 @@
  *
  * usage: flickcurl_peer SERVICE_URI API_KEY QUERY
  */
-#include <stdio.h>
 #include <stdlib.h>
-#include <flickcurl.h>
-
-static void hex(const char *text) {
-    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) printf("%02x", *p);
-}
+#include "flickcurl_peer_support.h"
 
 static const char *field(flickcurl_photo *photo, flickcurl_photo_field_type type) {
     return photo->fields[type].string ? photo->fields[type].string : "";
-}
-
-static void print_error(void *data, const char *message) {
-    (void)data;
-    fprintf(stderr, "flickcurl: %s\n", message);
 }
 
 static void list(const char *name, flickcurl_photo **photos) {
@@ -34,13 +24,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s SERVICE_URI API_KEY QUERY\n", argv[0]);
         return 2;
     }
-    flickcurl_init();
-    flickcurl *fc = flickcurl_new();
-    flickcurl_set_error_handler(fc, print_error, NULL);
-    flickcurl_set_service_uri(fc, argv[1]);
-    flickcurl_set_api_key(fc, argv[2]);
-    flickcurl_set_shared_secret(fc, "sandbox-secret");
-    flickcurl_set_request_delay(fc, 0);
+    flickcurl *fc = peer_client(argv[1], argv[2]);
 
     flickcurl_search_params params;
     flickcurl_search_params_init(&params);

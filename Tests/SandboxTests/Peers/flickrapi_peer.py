@@ -8,7 +8,7 @@ import json
 import sys
 import urllib.request
 
-import flickrapi
+import flickr_peer_support
 
 
 def photo_list(response, fmt, envelope):
@@ -49,9 +49,7 @@ def sizes(response, fmt):
 
 def main():
     rest_url, api_key, fmt, query = sys.argv[1:5]
-    # The endpoint is a class attribute; the package has no other setting for it.
-    flickrapi.FlickrAPI.REST_URL = rest_url
-    flickr = flickrapi.FlickrAPI(api_key, "sandbox-secret", format=fmt, store_token=False, cache=False)
+    flickr = flickr_peer_support.client(rest_url, api_key, fmt)
 
     result = {
         "search": photo_list(flickr.photos.search(text=query, per_page=10), fmt, "photos"),
@@ -64,11 +62,7 @@ def main():
     with urllib.request.urlopen(small["source"], timeout=30) as reply:
         body = reply.read()
     result["fetched"] = {"source": small["source"], "bytes": len(body), "jpeg": body[:2] == b"\xff\xd8"}
-    try:
-        flickr.photos.getInfo(photo_id="1")
-        result["missing"] = None
-    except flickrapi.FlickrError as error:
-        result["missing"] = {"code": int(error.code), "message": str(error)}
+    result["missing"] = flickr_peer_support.failure(flickr.photos.getInfo, photo_id="1")
     json.dump(result, sys.stdout)
 
 
