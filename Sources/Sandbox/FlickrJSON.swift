@@ -55,26 +55,13 @@ struct FlickrJSON {
             raw(",\"stat\":\"ok\"}")
         case .sizes(let photo, let imageBase):
             raw("{\"sizes\":{\"canblog\":0,\"canprint\":0,\"candownload\":1,\"size\":[")
-            for (position, size) in photo.availableSizes.enumerated() {
+            for (position, size) in photo.sizeEntries(imageBase: imageBase).enumerated() {
                 if position > 0 { raw(",") }
-                let (width, height) = photo.dimensions(size)
                 raw("{")
                 writer.member("label", size.label)
-                raw(",\"width\":\(width),\"height\":\(height),")
-                writer.member("source", imageBase + photo.imagePath(size))
-                raw(",")
-                writer.member("url", photo.sizePageURL(size))
-                raw(",\"media\":\"photo\"}")
-            }
-            for size in photo.isVideo ? SandboxVideoSize.allCases : [] {
-                let (width, height) = photo.videoDimensions(size)
-                raw(",{")
-                writer.member("label", size.label)
-                raw(",\"width\":\(width),\"height\":\(height),")
-                writer.member("source", imageBase + photo.videoPath(size))
-                raw(",")
-                writer.member("url", photo.videoPageURL)
-                raw(",\"media\":\"video\"}")
+                raw(",\"width\":\(size.width),\"height\":\(size.height),")
+                writer.members(["source": size.source, "url": size.url, "media": size.media])
+                raw("}")
             }
             raw("]},\"stat\":\"ok\"}")
         case .person, .group, .gallery, .photoset, .photosets:

@@ -95,16 +95,34 @@ enum FakeVideo {
     }
 }
 
+/// One entry of `flickr.photos.getSizes`.
+struct SizeEntry {
+    var label: String
+    var width: Int
+    var height: Int
+    var source: String
+    var url: String
+    var media: String
+}
+
 extension CatalogPhoto {
+    /// What `flickr.photos.getSizes` lists, in order: the image sizes,
+    /// then, for a video, its video files.
+    func sizeEntries(imageBase: String) -> [SizeEntry] {
+        availableSizes.map { size in
+            let (width, height) = dimensions(size)
+            return SizeEntry(label: size.label, width: width, height: height, source: imageBase + imagePath(size),
+                             url: sizePageURL(size), media: "photo")
+        } + (isVideo ? SandboxVideoSize.allCases : []).map { size in
+            let (width, height) = videoDimensions(size)
+            return SizeEntry(label: size.label, width: width, height: height, source: imageBase + videoPath(size),
+                             url: videoPageURL, media: "video")
+        }
+    }
+
     /// What `flickr.photos.getSizes` lists for the photo, in order: its
     /// image sizes, then, for a video, its video files.
     public var sizeList: [(label: String, width: Int, height: Int, media: String)] {
-        availableSizes.map { size in
-            let (width, height) = dimensions(size)
-            return (size.label, width, height, "photo")
-        } + (isVideo ? SandboxVideoSize.allCases : []).map { size in
-            let (width, height) = videoDimensions(size)
-            return (size.label, width, height, "video")
-        }
+        sizeEntries(imageBase: "").map { ($0.label, $0.width, $0.height, $0.media) }
     }
 }

@@ -58,21 +58,11 @@ struct FlickrXML {
             raw("</rsp>\n")
         case .sizes(let photo, let imageBase):
             raw("<rsp stat=\"ok\">\n<sizes canblog=\"0\" canprint=\"0\" candownload=\"1\">\n")
-            for size in photo.availableSizes {
-                let (width, height) = photo.dimensions(size)
-                raw("\t<size label=\"\(size.label)\" width=\"\(width)\" height=\"\(height)\" source=\"")
-                escaped(imageBase + photo.imagePath(size))
-                raw("\" url=\"")
-                escaped(photo.sizePageURL(size))
-                raw("\" media=\"photo\" />\n")
-            }
-            for size in photo.isVideo ? SandboxVideoSize.allCases : [] {
-                let (width, height) = photo.videoDimensions(size)
-                raw("\t<size label=\"\(size.label)\" width=\"\(width)\" height=\"\(height)\" source=\"")
-                escaped(imageBase + photo.videoPath(size))
-                raw("\" url=\"")
-                escaped(photo.videoPageURL)
-                raw("\" media=\"video\" />\n")
+            for size in photo.sizeEntries(imageBase: imageBase) {
+                raw("\t<size label=\"\(size.label)\" width=\"\(size.width)\" height=\"\(size.height)\"")
+                attribute("source", size.source)
+                attribute("url", size.url)
+                raw(" media=\"\(size.media)\" />\n")
             }
             raw("</sizes>\n</rsp>\n")
         case .person, .group, .gallery, .photoset, .photosets:
