@@ -12,7 +12,9 @@ struct SandboxCommand: AsyncParsableCommand {
         discussion: """
             Serves the Flickr REST API at /services/rest/ (GET or POST; flickr.photos.search with \
             its licence, date, user, tag and place filters, getRecent, getInfo, getSizes, \
-            licenses.getInfo, people.findByUsername, urls.lookupUser, flickr.test.echo; XML unless \
+            licenses.getInfo, people.findByUsername, people.getInfo, people.getPublicPhotos, \
+            photosets.getList, photosets.getPhotos, galleries.getPhotos, groups.pools.getPhotos, \
+            urls.lookupUser, urls.lookupGallery, urls.lookupGroup, flickr.test.echo; XML unless \
             format says otherwise), \
             Shutterstock's GET /v2/images/search and POST /v2/oauth/access_token over the same \
             catalog, Openverse's GET /v1/images/ and POST /v1/auth_tokens/token/ (openly licensed \
