@@ -141,6 +141,35 @@ extension EndToEnd {
             }
         }
 
+        @Test func tabCompletionAndReverseSearchWorkWithLiveSearchOn() async throws {
+            try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let process = try app.launch(["--layout", "list", "--images", "none", "--live-delay", "100"], live: true)
+                try await process.waitForFirstListing()
+                var mark = process.mark()
+                try await process.enter("kittens")
+                try await process.waitForHeader(page: 1, after: mark)
+
+                // Tab completes a command; a command is never searched.
+                try await process.type("/liv")
+                try process.write("\t")
+                try await process.waitFor("Tab completing /live o") { _, screen in
+                    promptLine(screen).hasSuffix("/live o")
+                }
+                try process.write(Self.controlU)
+
+                // Ctrl-R finds the earlier query; Enter runs it.
+                try process.write("\u{12}kitt")
+                try await process.waitFor("reverse search showing kittens") { _, screen in
+                    screen.lines[screen.cursor.row].contains("kittens")
+                }
+                mark = process.mark()
+                try process.write("\r")
+                try await process.waitForHeader(page: 1, after: mark)
+                #expect(try await process.quit() == .exited(0))
+            }
+        }
+
         @Test func aFailedSearchSaysSoOnTheLiveLine() async throws {
             var configuration = sandboxConfiguration()
             configuration.faults.rate = 1
