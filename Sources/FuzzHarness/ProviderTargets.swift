@@ -1,4 +1,5 @@
 import FlickrKit
+import FlickrService
 import Foundation
 import OpenverseService
 
@@ -33,6 +34,35 @@ enum ProviderTargets {
             require(again?.filters == query.filters, "filters changed when typed back: \(query.typed.debugDescription)")
         } catch {
             FlickrTargets.requirePrintable(error.description)
+        }
+    })
+
+    /// Input: a line pasted at the prompt, read as a Flickr link. What it
+    /// reads is an id of digits or one printable word, never a crash.
+    static let link = FuzzTarget(name: "link", seeds: {
+        ["https://www.flickr.com/photos/anasouza/53399526683/in/photostream/", "flic.kr/p/2oTLzNM",
+         "https://m.flickr.com/photos/anasouza/albums/72157720000000003?x=1#y", "flickr.com/groups/sunsetlovers/pool/",
+         "https://www.flickr.com/photos/a/galleries/72157720000000201/", "https://www.flickr.com/help/", "kittens in snow"]
+            .enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
+    }, run: { data in
+        let line = String(decoding: data, as: UTF8.self)
+        func isWord(_ text: String) -> Bool {
+            !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }
+        }
+        switch FlickrLinkReader.read(line) {
+        case .notALink:
+            break
+        case .unsupported(let sentence):
+            FlickrTargets.requirePrintable(sentence)
+        case .link(.photo(let id)):
+            require(!id.isEmpty && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber), "photo id \(id.debugDescription)")
+        case .link(.album(let id, let owner)):
+            require(!id.isEmpty && id.allSatisfy(\.isNumber), "album id \(id.debugDescription)")
+            require(owner.map(isWord) ?? true, "album owner \(owner.debugDescription)")
+        case .link(.person(let name)), .link(.pool(let name)):
+            require(isWord(name), "name \(name.debugDescription)")
+        case .link(.gallery(let url)):
+            require(url.scheme == "https" || url.scheme == "http", "gallery URL \(url)")
         }
     })
 }

@@ -35,7 +35,8 @@ enum TerminalTargets {
     static let command = FuzzTarget(name: "command", seeds: {
         ["kittens", "", "   ", "/open 3", "/open #12", "/open -1", "/open 99999999999999999999", "/layout LIST",
          "/cancel now", "//etc/passwd", "/", "/opne 2", "/\u{1B}[2Jx", "/open \u{1B}]0;t\u{07}", "/retry", "/?",
-         "日本 café /quit", "/provider shutterstock", "/PROVIDER", "/provider a b"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
+         "日本 café /quit", "/provider shutterstock", "/PROVIDER", "/provider a b", "/live maybe", "/user ana souza",
+         "/albums", "/album 3"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
     }, run: { data in
         let line = String(decoding: data, as: UTF8.self)
         switch UserCommand.parse(line) {
@@ -57,7 +58,9 @@ enum TerminalTargets {
             require(name.map { !$0.isEmpty && !$0.contains(where: \.isWhitespace) } ?? true, "/provider parsed \(name.debugDescription)")
         case .filter(let argument):
             require(argument.map { !$0.allSatisfy(\.isWhitespace) } ?? true, "/filter parsed a blank argument")
-        case .cancel, .recent, .layout, .stats, .help, .quit, .retry:
+        case .user(let name), .album(let name), .albums(let name?):
+            require(!name.isEmpty && !name.contains(where: \.isWhitespace), "a browsing command parsed \(name.debugDescription)")
+        case .cancel, .recent, .layout, .stats, .help, .quit, .retry, .live, .albums(nil):
             break
         }
     })

@@ -9,11 +9,11 @@ import Foundation
 /// or without a scheme; search words never are. Query strings, fragments
 /// and trailing slashes do not matter. What the path means is decided by
 /// `routes`, one row per page shape, in order.
-enum FlickrLinkReader {
+public enum FlickrLinkReader {
     /// The sentence for a Flickr URL that is none of the pages understood.
     static let understood = "Only these Flickr links can be opened: a photo page (flickr.com/photos/USER/ID/ or a flic.kr/p/… short link), a photostream or profile (flickr.com/photos/USER/ or flickr.com/people/USER/), an album (flickr.com/photos/USER/albums/ID or …/sets/ID), a gallery (flickr.com/photos/USER/galleries/ID/) and a group pool (flickr.com/groups/NAME/pool/)."
 
-    static func read(_ text: String) -> LinkReading {
+    public static func read(_ text: String) -> LinkReading {
         guard let (site, segments) = split(text) else { return .notALink }
         for route in routes where route.site == site {
             if let link = route.read(segments) { return .link(link) }
