@@ -64,6 +64,45 @@ import Testing
         }
     }
 
+    /// The app and flickrapi, against one sandbox, list the same photos of
+    /// a person and of an album, in the same order.
+    @Test(.enabled(if: Peers.python(importing: "flickrapi") != nil, "Python flickrapi is not installed (Scripts/lib/peers.sh installs it)"))
+    func flickrapiAndTheAppGetTheSameIds() async throws {
+        let python = try #require(Peers.python(importing: "flickrapi"))
+        let home = try TemporaryDirectory(prefix: "flickr-app-peer")
+        var environment = PTYProcess.baseEnvironment()
+        environment["HOME"] = home.path
+        environment["XDG_STATE_HOME"] = home.path + "/state"
+        environment["XDG_CACHE_HOME"] = home.path + "/cache"
+        try await withSandbox { server, _ in
+            let album = try #require(server.catalog.album(id: SandboxWellKnown.favouritesAlbumID))
+            let peer = try await ProcessRunner.run(
+                python, arguments: [Peers.script("flickrapi_albums_peer.py"), server.restURL.absoluteString, "peer-key", "parsed-json",
+                                    "https://www.flickr.com/photos/anasouza/", album.id],
+                environment: Peers.environment)
+            #expect(peer.status == .exited(0), "\(peer.transcript)")
+            let result = try #require(try JSONSerialization.jsonObject(with: Data(peer.standardOutput)) as? [String: Any])
+            let peerStream = try #require(result["public"] as? [String])
+            let peerAlbum = try #require(result["album"] as? [String])
+
+            func appIDs(_ arguments: [String]) async throws -> [String] {
+                let run = try await ProcessRunner.run(
+                    try Binaries.flickr,
+                    arguments: arguments + ["--json", "--per-page", "100", "--pages", "50",
+                                            "--api-url", server.restURL.absoluteString, "--api-key", "peer-key"],
+                    environment: environment)
+                #expect(run.status == .exited(0), "\(run.transcript)")
+                return run.outputText.split(separator: "\n").compactMap { line in
+                    let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+                    return object?["id"] as? String
+                }
+            }
+            #expect(try await appIDs(["user", SandboxWellKnown.pathAlias]) == peerStream)
+            #expect(try await appIDs(["album", album.id]) == peerAlbum)
+            #expect(!peerAlbum.isEmpty && !peerStream.isEmpty)
+        }
+    }
+
     /// `photos` plus `videos` of a getList entry.
     private func total(_ entry: [String: Any]) -> Int? {
         guard let photos = entry["photos"] as? Int, let videos = entry["videos"] as? Int else { return nil }
