@@ -118,7 +118,7 @@ public final class FlickrViewModel {
     public var hasPendingWork: Bool {
         if activity.value != .idle || prefetcher.isFetching || live.isBusy { return true }
         if detail?.state.value.isPending == true { return true }
-        return (cells + prefetchedCells.value).contains { $0.state.value.isPending }
+        return (cells + prefetchedCells.value + (albums.value?.cells ?? [])).contains { $0.state.value.isPending }
     }
 
     public func statistics() -> DownloadStatistics { factory.statistics() }
@@ -342,7 +342,9 @@ public final class FlickrViewModel {
         let prefetched = keepingPrefetched ? prefetcher.keepIfArrived() : []
         if prefetched.isEmpty { prefetcher.drop() }
         let opened = includingDetail ? detail.map { [$0] } ?? [] : []
-        return factory.reset(cells + prefetched + opened, keeping: includingDetail ? nil : detail)
+        // Album covers still loading stop too (they are kept once in).
+        let covers = albums.value?.cells ?? []
+        return factory.reset(cells + prefetched + opened + covers, keeping: includingDetail ? nil : detail)
     }
 
     func start(_ newQuery: ResultQuery) {
