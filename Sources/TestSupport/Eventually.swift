@@ -4,8 +4,10 @@
 /// Polling, rather than blocking a thread, keeps the cooperative pool free
 /// for the other tests. The timeout is a safety net for a broken build,
 /// never a performance expectation: tests wait for conditions, not durations.
+/// It is long because a whole test run starts every suite at once: on two
+/// cores a test can wait 20 s and more for its first turn.
 public func poll(
-    timeout: Duration = .seconds(20), interval: Duration = .milliseconds(10),
+    timeout: Duration = .seconds(90), interval: Duration = .milliseconds(10),
     isolation: isolated (any Actor)? = #isolation, _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let clock = ContinuousClock()
@@ -19,7 +21,7 @@ public func poll(
 
 /// Like `poll`, but a timeout is an error naming what was awaited and where.
 public func eventually(
-    _ what: String = "condition", timeout: Duration = .seconds(20),
+    _ what: String = "condition", timeout: Duration = .seconds(90),
     isolation: isolated (any Actor)? = #isolation,
     fileID: String = #fileID, line: Int = #line,
     _ condition: () async throws -> Bool

@@ -60,6 +60,12 @@ public final class SandboxHarness: Sendable {
         }
     }
 
+    /// The body of a GET of `url` (one of this sandbox's), as text; through
+    /// the app's own HTTP layer, so no test blocks a thread waiting.
+    public func text(of url: URL) async throws -> String {
+        String(decoding: try await network.get(url).body, as: UTF8.self)
+    }
+
     /// The request log, fetched from `GET /sandbox/log` (arrival order).
     public func requestLog() async throws -> [SandboxRequestRecord] {
         let response = try await network.get(baseURL.appendingPathComponent("sandbox/log"))

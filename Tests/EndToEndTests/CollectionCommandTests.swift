@@ -3,10 +3,6 @@ import Sandbox
 import Testing
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension EndToEnd {
     /// `flickr user`, `flickr album` and `flickr download --user | --album`,
     /// the real binary against the sandbox. A sandbox that stopped serving a
@@ -17,7 +13,7 @@ extension EndToEnd {
 
         @Test func userPrintsThePersonsPhotosAfterTheCollectionLine() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
-                guard try Self.serves("flickr.people.getPublicPhotos", sandbox) else { return }
+                guard try await Self.serves("flickr.people.getPublicPhotos", sandbox) else { return }
                 let app = try FlickrApp(sandbox: sandbox)
                 let owner = try await Self.owners(app, count: 1)[0]
                 let result = try await app.run(["user", owner, "--json", "--per-page", "5"])
@@ -37,7 +33,7 @@ extension EndToEnd {
 
         @Test func albumByIdAndByLinkListsTheSamePhotos() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
-                guard try Self.serves("flickr.photosets.getPhotos", sandbox), let (owner, album) = try await Self.anAlbum(sandbox)
+                guard try await Self.serves("flickr.photosets.getPhotos", sandbox), let (owner, album) = try await Self.anAlbum(sandbox)
                 else { return }
                 let app = try FlickrApp(sandbox: sandbox)
                 let byID = try await app.run(["album", album, "--json", "--per-page", "10"])
@@ -59,7 +55,7 @@ extension EndToEnd {
 
         @Test func anAlbumThatDoesNotExistIsASentenceAndAFailure() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
-                guard try Self.serves("flickr.photosets.getPhotos", sandbox) else { return }
+                guard try await Self.serves("flickr.photosets.getPhotos", sandbox) else { return }
                 let app = try FlickrApp(sandbox: sandbox)
                 let result = try await app.run(["album", "1"])
                 #expect(result.status == .exited(1), "\(result.transcript)")
@@ -72,7 +68,7 @@ extension EndToEnd {
 
         @Test func anAlbumDownloadInterruptedHalfwayIsCompletedByASecondRun() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
-                guard try Self.serves("flickr.photosets.getPhotos", sandbox),
+                guard try await Self.serves("flickr.photosets.getPhotos", sandbox),
                       let (_, album) = try await Self.anAlbum(sandbox, photos: 12)
                 else { return }
                 let app = try FlickrApp(sandbox: sandbox)
@@ -108,7 +104,7 @@ extension EndToEnd {
 
         @Test func downloadUserSavesThePersonsPhotos() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
-                guard try Self.serves("flickr.people.getPublicPhotos", sandbox) else { return }
+                guard try await Self.serves("flickr.people.getPublicPhotos", sandbox) else { return }
                 let app = try FlickrApp(sandbox: sandbox)
                 let owner = try await Self.owners(app, count: 1)[0]
                 let out = app.home.url.appendingPathComponent("user", isDirectory: true)
@@ -179,8 +175,8 @@ extension EndToEnd {
         // MARK: - Helpers
 
         /// Whether the sandbox serves `method`; prints why not when it does not.
-        static func serves(_ method: String, _ sandbox: SandboxHarness) throws -> Bool {
-            let body = try LoopbackHTTP.get(Self.rest(sandbox, ["method": method]))
+        static func serves(_ method: String, _ sandbox: SandboxHarness) async throws -> Bool {
+            let body = try await sandbox.text(of: Self.rest(sandbox, ["method": method]))
             let unknown = body.contains("\"code\":112") || body.contains("\"code\": 112")
             if unknown { Issue.record("the sandbox does not serve \(method) (error 112)") }
             return !unknown
@@ -203,7 +199,7 @@ extension EndToEnd {
         static func anAlbum(_ sandbox: SandboxHarness, photos: Int = 1) async throws -> (owner: String, album: String)? {
             let app = try FlickrApp(sandbox: sandbox)
             for owner in try await owners(app, count: 1).prefix(40) {
-                let body = try LoopbackHTTP.get(rest(sandbox, ["method": "flickr.photosets.getList", "user_id": owner]))
+                let body = try await sandbox.text(of: rest(sandbox, ["method": "flickr.photosets.getList", "user_id": owner]))
                 guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
                       let sets = (object["photosets"] as? [String: Any])?["photoset"] as? [[String: Any]]
                 else { continue }
@@ -234,48 +230,5 @@ extension EndToEnd {
                 .filter { ["jpg", "png", "gif", "webp"].contains($0.pathExtension) }
                 .sorted { $0.lastPathComponent.localizedStandardCompare($1.lastPathComponent) == .orderedAscending }
         }
-    }
-}
-
-/// A GET over loopback with a plain socket (the test target links no HTTP
-/// client): HTTP/1.0, so the server sends the body whole and closes.
-enum LoopbackHTTP {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    /// The response body as text.
-    static func get(_ url: URL) throws -> String {
-        guard let port = url.port else { throw Failure(description: "no port in \(url)") }
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
-        let target = url.path + (url.query.map { "?" + $0 } ?? "")
-        let request = Array("GET \(target) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
-        var sent = 0
-        while sent < request.count {
-            let written = request[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, 0) }
-            guard written > 0 else { throw Failure(description: "send: errno \(errno)") }
-            sent += written
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16_384)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            response += buffer[..<count]
-        }
-        let text = String(decoding: response, as: UTF8.self)
-        guard let split = text.range(of: "\r\n\r\n") else { throw Failure(description: "no HTTP head in \(text.prefix(200))") }
-        return String(text[split.upperBound...])
     }
 }
