@@ -56,7 +56,10 @@ private final class SettleWait {
     func start(watching watched: [ImageModel]) {
         isWatching = true
         lastChange = clock.now
-        for cell in row { cellChanges[ObjectIdentifier(cell)] = lastChange }
+        // A cell's stall clock runs from its own last change, not from the
+        // start of this wait: rows drawn one after another must not each
+        // give a long-stalled transfer a fresh period.
+        for cell in row { cellChanges[ObjectIdentifier(cell)] = cell.stateChangedAt }
         tokens = watched.map { cell in
             cell.state.observeChanges { [weak self] _ in self?.changed() }
         }

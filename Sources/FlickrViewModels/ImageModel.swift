@@ -62,6 +62,10 @@ public final class ImageModel {
     public let links: CellLinks
     private let stateSource = MutableObservable<ImageState>(.idle)
     public var state: Observable<ImageState> { stateSource }
+    /// When the state last changed: a transfer quiet since then has
+    /// stalled, however long ago a row began waiting for it.
+    public private(set) var stateChangedAt = ContinuousClock.now
+    private var stateToken: ObservationToken?
     private(set) var priority: DownloadPriority = .normal
 
     /// The photo's title as the service sent it (may be empty, may hold any
@@ -90,6 +94,7 @@ public final class ImageModel {
         self.url = url
         self.links = links
         self.pipeline = pipeline
+        stateToken = stateSource.observeChanges { [weak self] _ in self?.stateChangedAt = ContinuousClock.now }
     }
 
     /// Starts (or re-prioritises) the download. Does nothing once loaded.
