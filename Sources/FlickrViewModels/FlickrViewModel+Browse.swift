@@ -1,6 +1,7 @@
 import Binding
 import FlickrKit
 import Foundation
+import ImagePipeline
 
 /// Browsing what a person published: their photostream (`/user`), their
 /// albums (`/albums`, `/album`), and any link of the service pasted at the
@@ -41,14 +42,9 @@ extension FlickrViewModel {
             start(.collection(listing.page.albums[number - 1].collection))
             return
         }
-        switch provider.readLink(argument) {
-        case .link(let link):
-            follow(link)
-        case .unsupported(let sentence):
-            noticeSource.value = .error(sentence)
-        case .notALink:
-            follow(.album(id: argument, owner: shownPerson?.id))
-        }
+        // A link opens what it points at; anything else is an album's id.
+        if followIfLink(argument) { return }
+        follow(.album(id: argument, owner: shownPerson?.id))
     }
 
     /// What a line of text is when it is a link of this service; a search
@@ -72,6 +68,60 @@ extension FlickrViewModel {
             case .photo(let photo): .photo(photo)
             case .collection(let collection): .collection(collection)
             }
+        }
+    }
+
+    /// Asks the service who or what something is (`what` says it, for the
+    /// status line), then shows it. The results shown stay until it is
+    /// found; a failure is a notice. `/cancel` and a new query stop it.
+    func lookUp(_ what: String, _ work: @escaping @Sendable (any PhotoProvider) async throws -> LookupResult) {
+        lookupTask?.cancel()
+        pageTask?.cancel()
+        pageTask = nil
+        generation += 1
+        let expected = generation
+        activitySource.value = .lookingUp(what)
+        let provider = self.provider
+        lookupTask = Task { [weak self] in
+            let outcome: Result<LookupResult, any Error>
+            do {
+                outcome = .success(try await work(provider))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let self, self.generation == expected else { return }
+            self.lookupTask = nil
+            self.activitySource.value = .idle
+            switch outcome {
+            case .success(.collection(let collection)):
+                self.start(.collection(collection))
+            case .success(.photo(let photo)):
+                // Not one of the results: number 0, so it is shown unnumbered.
+                let cell = self.factory.cell(0, photo)
+                self.linkedPhotoSource.value = self.openDetail(of: cell)
+            case .success(.albums(let person, let page)):
+                self.showAlbums(page, of: person)
+            case .failure(let error):
+                if error is CancellationError { return }
+                self.noticeSource.value = .error(userMessage(for: error))
+            }
+        }
+    }
+
+    /// Publishes a person's albums, one row each with its cover loading.
+    private func showAlbums(_ page: AlbumPage, of person: Person) {
+        if let shown = albumsSource.value { factory.reset(shown.cells, keeping: nil) }
+        let cells = page.albums.enumerated().map { offset, album in
+            var row = album.cover ?? Photo(id: album.id, owner: person.id, ownerName: person.displayName, title: "")
+            row.title = album.title + " · " + AlbumListing.counts(of: album)
+            row.ownerName = person.displayName
+            row.isVideo = false
+            return factory.cell(offset + 1, row, page: provider.pageURL(for: album.collection))
+        }
+        for cell in cells { cell.load(priority: .high) }
+        albumsSource.value = AlbumListing(source: provider.displayName, person: person, page: page, cells: cells)
+        if page.albums.isEmpty {
+            noticeSource.value = .info("\(person.displayName) has no public albums.")
         }
     }
 

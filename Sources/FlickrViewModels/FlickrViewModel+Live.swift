@@ -71,15 +71,19 @@ extension FlickrViewModel {
         guard liveEnabled, !text.drop(while: \.isWhitespace).hasPrefix("/"), policy.allows(text) else { return nil }
         guard case .notALink = provider.readLink(text.trimmingCharacters(in: .whitespaces)) else { return nil }
         guard let query = try? searchQuery(typed: text) else { return nil }
-        return LiveSearch.Key(provider: provider.service.id + "\u{0}" + provider.displayName, query: query, perPage: perPage)
+        return liveKey(for: query)
+    }
+
+    /// The key a live search for `query` had, at this service and page size.
+    private func liveKey(for query: SearchQuery) -> LiveSearch.Key {
+        LiveSearch.Key(provider: provider.service.id + "\u{0}" + provider.displayName, query: query, perPage: perPage)
     }
 
     /// The page live search found for `query` as a new search now would
     /// ask it, handed over; its cells load again if they were stopped.
     func takeLivePage(for query: ResultQuery) -> LiveSearch.Found? {
         guard case .search(let search) = query, pageSize == perPage else { return nil }
-        let key = LiveSearch.Key(provider: provider.service.id + "\u{0}" + provider.displayName, query: search, perPage: perPage)
-        guard let found = live.take(key) else { return nil }
+        guard let found = live.take(liveKey(for: search)) else { return nil }
         for cell in found.cells { if case .cancelled = cell.state.value { cell.retry() } }
         return found
     }

@@ -19,8 +19,9 @@ public final class FlickrViewModel {
     let activitySource = MutableObservable(distinct: Activity.idle)
     let noticeSource = MutableObservable<Notice?>(nil)
     private let progressSource = MutableObservable(distinct: DownloadProgress())
-    private let albumsSource = MutableObservable<AlbumListing?>(nil)
-    private let linkedPhotoSource = MutableObservable<PhotoDetail?>(nil)
+    // Internal, not private: FlickrViewModel+Browse publishes them.
+    let albumsSource = MutableObservable<AlbumListing?>(nil)
+    let linkedPhotoSource = MutableObservable<PhotoDetail?>(nil)
 
     public var query: Observable<ResultQuery?> { querySource }
     /// Loaded pages of the current query; replaced by a new query, appended to by paging.
@@ -63,15 +64,17 @@ public final class FlickrViewModel {
     var factory: ImageModelFactory
     private let prefetcher = PagePrefetcher()
     var session: SessionPersistence?
-    private var pageTask: Task<Void, Never>?
+    // Internal, not private, from here to `generation`: the +Browse and
+    // +Detail extensions use them.
+    var pageTask: Task<Void, Never>?
     /// Asking who or what a name or link is (FlickrViewModel+Browse).
-    private var lookupTask: Task<Void, Never>?
+    var lookupTask: Task<Void, Never>?
     /// The page whose request failed last, for `/retry`.
     private var failedPage: Int?
-    private var detail: ImageModel?
-    private var detailFacts: PhotoDetail?
+    var detail: ImageModel?
+    var detailFacts: PhotoDetail?
     /// Bumped by every new query and cancel; late results of an older one are dropped.
-    private var generation = 0
+    var generation = 0
     private var cellTokens: [ObservationToken] = []
     /// The filters searches use until changed (`/filter`, or typed in a query).
     var standingFilters = SearchFilters()
@@ -210,91 +213,6 @@ public final class FlickrViewModel {
         return restarted
     }
 
-    /// The photo with result number `number`, with its large image loading.
-    public func open(_ number: Int) -> PhotoDetail? {
-        let all = cells
-        guard let cell = all.first(where: { $0.number == number }) else {
-            if case .loading(_, let page) = activity.value, all.isEmpty {
-                noticeSource.value = .info("Page \(page) is still loading; /open a result once it is shown.")
-            } else {
-                noticeSource.value = .error(all.isEmpty
-                    ? "No results yet: search first, then /open a result number."
-                    : "No result \(number): results \(all[0].number)–\(all[all.count - 1].number) are loaded.")
-            }
-            return nil
-        }
-        return openDetail(of: cell)
-    }
-
-    /// The large image and details of `cell`'s photo, replacing the photo
-    /// opened before.
-    private func openDetail(of cell: ImageModel) -> PhotoDetail {
-        let (model, size) = factory.detail(of: cell)
-        detail?.cancel()
-        detailFacts?.cancel()
-        detail = model
-        model.load(priority: .high)
-        let opened = PhotoDetail(
-            model: model, size: size, pageURL: provider.photoPageURL(for: cell.photo),
-            details: PhotoDetail.details(of: cell.photo, from: provider))
-        detailFacts = opened
-        return opened
-    }
-
-    /// Asks the service who or what something is (`what` says it, for the
-    /// status line), then shows it. The results shown stay until it is
-    /// found; a failure is a notice. `/cancel` and a new query stop it.
-    func lookUp(_ what: String, _ work: @escaping @Sendable (any PhotoProvider) async throws -> LookupResult) {
-        lookupTask?.cancel()
-        pageTask?.cancel()
-        pageTask = nil
-        generation += 1
-        let expected = generation
-        activitySource.value = .lookingUp(what)
-        let provider = self.provider
-        lookupTask = Task { [weak self] in
-            let outcome: Result<LookupResult, any Error>
-            do {
-                outcome = .success(try await work(provider))
-            } catch {
-                outcome = .failure(error)
-            }
-            guard let self, self.generation == expected else { return }
-            self.lookupTask = nil
-            self.activitySource.value = .idle
-            switch outcome {
-            case .success(.collection(let collection)):
-                self.start(.collection(collection))
-            case .success(.photo(let photo)):
-                // Not one of the results: number 0, so it is shown unnumbered.
-                let cell = self.factory.cells(for: [photo], startingAt: 0)[0]
-                self.linkedPhotoSource.value = self.openDetail(of: cell)
-            case .success(.albums(let person, let page)):
-                self.showAlbums(page, of: person)
-            case .failure(let error):
-                if error is CancellationError { return }
-                self.noticeSource.value = .error(userMessage(for: error))
-            }
-        }
-    }
-
-    /// Publishes a person's albums, one row each with its cover loading.
-    private func showAlbums(_ page: AlbumPage, of person: Person) {
-        if let shown = albumsSource.value { factory.reset(shown.cells, keeping: nil) }
-        let cells = page.albums.enumerated().map { offset, album in
-            var row = album.cover ?? Photo(id: album.id, owner: person.id, ownerName: person.displayName, title: "")
-            row.title = album.title + " · " + AlbumListing.counts(of: album)
-            row.ownerName = person.displayName
-            row.isVideo = false
-            return factory.cell(offset + 1, row, page: provider.pageURL(for: album.collection))
-        }
-        for cell in cells { cell.load(priority: .high) }
-        albumsSource.value = AlbumListing(source: provider.displayName, person: person, page: page, cells: cells)
-        if page.albums.isEmpty {
-            noticeSource.value = .info("\(person.displayName) has no public albums.")
-        }
-    }
-
     /// Shows the session saved by the last run, if any. Returns whether it did.
     @discardableResult
     public func restoreSession() -> Bool {
@@ -424,7 +342,7 @@ public final class FlickrViewModel {
         let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: nextNumber)
         let result = ResultPage(
             source: provider.displayName, number: page.page, pages: page.pages,
-            lastServedPage: servedPages(of: page),
+            lastServedPage: query.value?.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1), from: provider) ?? page.pages,
             total: page.total, cells: newCells, restored: restored)
 
         cellTokens.removeAll()
@@ -471,13 +389,6 @@ public final class FlickrViewModel {
             return "No more results: \(provider.displayName) serves only the first \(cap.formatted()) of \(last.total.formatted()) photos. Narrow the search to see others."
         }
         return "No more results."
-    }
-
-    /// The last page the service will serve: a search stops at the
-    /// service's result cap; a person's photos, albums and pools do not.
-    private func servedPages(of page: PhotoPage) -> Int {
-        guard let query = query.value else { return page.pages }
-        return query.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1), from: provider)
     }
 
     /// The page size the shown query is paged with.
