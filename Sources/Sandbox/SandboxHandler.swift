@@ -103,9 +103,9 @@ final class SandboxHandler: Sendable {
         }
 
         var headersDelay: Duration = .zero
-        if content.status == 200, route.kind != .other,
-           faults.shouldFault(key: faultKey, isImage: route.kind == .image) {
-            recorder.faultInjected()
+        let faulted = content.status == 200 && route.kind != .other
+            && faults.shouldFault(key: faultKey, isImage: route.kind == .image)
+        if faulted {
             switch faults.configuration.kind {
             case .slowHeaders:
                 headersDelay = faults.configuration.slowHeadersDelay
@@ -121,6 +121,9 @@ final class SandboxHandler: Sendable {
         if headersDelay > .zero || content.delivery == .stall {
             await sender.noticeDeparture(of: context.channel)
         }
+        // Counted once a held response watches for the client leaving: a
+        // client (or test) that sees the count and then leaves is noticed.
+        if faulted { recorder.faultInjected() }
         if headersDelay > .zero {
             await sender.holdHeaders(for: headersDelay, channel: context.channel)
         }

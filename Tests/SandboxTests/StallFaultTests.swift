@@ -103,13 +103,13 @@ import Testing
         try await withSandbox(faulty(.slowHeaders)) { server, _ in
             let path = server.catalog.photo(at: 4).imagePath(.q)
             // Leaves before the 3 s delay ends (nothing has arrived), but only
-            // once the server took the request in hand: a client that leaves
-            // earlier than that is only a half-close to the server, which
-            // Hummingbird allows, and then nothing tells it the client left.
-            // Waiting for that, not for a fixed time, keeps a busy machine
-            // from turning the test into a race.
+            // once the server holds the response and watches for departures
+            // (the fault is counted then): a client that leaves earlier is
+            // only a half-close to the server, which Hummingbird allows, and
+            // then nothing tells it the client left. Waiting for that, not for
+            // a fixed time, keeps a busy machine from making this a race.
             let socket = try connectedLoopbackSocket(port: server.port, sending: "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
-            try await eventually("the server took the request in hand") { server.stats().inFlight == 1 }
+            try await eventually("the server holding the response") { server.stats().faultsInjected == 1 }
             #expect(server.stats().abortedResponses == 0)
             close(socket)
             try await eventually("the abandoned response was counted") { server.stats().abortedResponses == 1 }
