@@ -42,7 +42,9 @@ let package = Package(
         .target(name: "CPty"),
 
         // Layers, bottom up.
-        .target(name: "Platform", swiftSettings: strict),
+        .target(name: "Platform", dependencies: [
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: strict),
         .target(name: "Binding", swiftSettings: strict),
         // The one HTTP layer: every request, retries, Retry-After, redaction.
         .target(name: "Networking", dependencies: [
@@ -144,7 +146,7 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
             "TerminalUI", "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
-            "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "Platform", "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "ImageCodecsTests", dependencies: [

@@ -4,7 +4,7 @@ import Networking
 /// Where the app keeps its files, following the XDG base directory spec.
 ///
 /// State (history, last session) under `$XDG_STATE_HOME/flickr`, images
-/// under `$XDG_CACHE_HOME/flickr`. Nothing written there contains the API key.
+/// and their renderings under `$XDG_CACHE_HOME/flickr`. Nothing written there contains the API key.
 public struct AppPaths: Sendable, Equatable {
     public var stateDirectory: URL
     public var cacheDirectory: URL
@@ -42,6 +42,8 @@ public struct AppPaths: Sendable, Equatable {
     /// The service whose files predate per-service names.
     private static let firstService = "flickr"
     public var imageCacheDirectory: URL { cacheDirectory.appendingPathComponent("images", isDirectory: true) }
+    /// Thumbnails as drawn in the terminal, so a page seen before draws without decoding.
+    public var renderCacheDirectory: URL { cacheDirectory.appendingPathComponent("renders", isDirectory: true) }
 
     /// Creates a directory (and parents) readable by the user only.
     public static func ensureDirectory(_ url: URL) throws {

@@ -1,4 +1,5 @@
 import Networking
+import Platform
 import Foundation
 import NIOConcurrencyHelpers
 

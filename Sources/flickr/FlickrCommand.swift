@@ -40,7 +40,7 @@ struct BrowseCommand: AsyncParsableCommand {
             size with the photo's details.
 
             Files: history and the last session under $XDG_STATE_HOME/flickr (one of each per \
-            service), images under $XDG_CACHE_HOME/flickr. Credentials are never written to disk.
+            service), images and their renderings under $XDG_CACHE_HOME/flickr. Credentials are never written to disk.
             """)
 
     @OptionGroup var provider: ProviderOptions
@@ -101,7 +101,9 @@ struct BrowseCommand: AsyncParsableCommand {
             links: !display.noLinks)
         let view = FlickrTerminalView(
             viewModel: viewModel, terminal: terminal,
-            options: .init(layout: display.layout, columns: display.columns, graphics: graphics))
+            options: .init(
+                layout: display.layout, columns: display.columns, graphics: graphics,
+                renderCacheDirectory: paths.renderCacheDirectory))
 
         await withCheckedContinuation { (finished: CheckedContinuation<Void, Never>) in
             view.start(banner: connection.banner) { finished.resume() }

@@ -1,4 +1,5 @@
 import Binding
+import Foundation
 import FlickrViewModels
 
 /// The interactive screen: binds a `FlickrViewModel` to a line-oriented
@@ -19,11 +20,14 @@ public final class FlickrTerminalView {
         public var layout: Layout
         public var columns: Int
         public var graphics: TerminalGraphics
+        /// Where thumbnails as drawn are kept between runs; nil keeps them in memory only.
+        public var renderCacheDirectory: URL?
 
-        public init(layout: Layout = .grid, columns: Int = 3, graphics: TerminalGraphics = .none) {
+        public init(layout: Layout = .grid, columns: Int = 3, graphics: TerminalGraphics = .none, renderCacheDirectory: URL? = nil) {
             self.layout = layout
             self.columns = columns
             self.graphics = graphics
+            self.renderCacheDirectory = renderCacheDirectory
         }
     }
 
@@ -42,6 +46,7 @@ public final class FlickrTerminalView {
         self.printer = PagePrinter(
             terminal: terminal,
             options: .init(layout: options.layout, columns: options.columns, graphics: options.graphics),
+            renderCacheDirectory: options.renderCacheDirectory,
             viewModel: viewModel)
     }
 

@@ -39,10 +39,12 @@ final class PagePrinter {
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
 
-    init(terminal: any Terminal, options: Options, viewModel: FlickrViewModel? = nil) {
+    init(terminal: any Terminal, options: Options, renderCacheDirectory: URL? = nil, viewModel: FlickrViewModel? = nil) {
         self.terminal = terminal
         self.options = options
-        self.renderer = TerminalImageRenderer(graphics: options.graphics)
+        var configuration = TerminalImageRenderer.Configuration()
+        configuration.diskCacheDirectory = renderCacheDirectory
+        self.renderer = TerminalImageRenderer(graphics: options.graphics, configuration: configuration)
         self.viewModel = viewModel
         RenderPreheater.warmUp(renderer)
         tellThumbnailNeed(geometry(numberWidth: 3))
@@ -73,6 +75,8 @@ final class PagePrinter {
         discardPending()
         await preheater.stop()
         await tasks.waitForAll()
+        // What was drawn this run draws at once in the next.
+        await renderer.flushDiskCache()
     }
 
     /// Deletes the images sent to the terminal (kitty), before the app ends.

@@ -22,6 +22,10 @@ public final class TerminalImageRenderer: Sendable {
         /// core). 1 by default: thumbnails are small and already rendered in
         /// parallel, one task each, so chafa's own hand-offs only add cost.
         public var libraryThreads: Int? = 1
+        /// Where symbol and sixel renderings are kept between runs (nil:
+        /// memory only), and how many bytes they may take there.
+        public var diskCacheDirectory: URL?
+        public var diskCacheSizeLimit = 64 << 20
 
         public init() {}
     }
@@ -30,6 +34,7 @@ public final class TerminalImageRenderer: Sendable {
     public let configuration: Configuration
     private let terminal: ChafaTerminal
     private let cache: RenderCache
+    private let disk: RenderDiskCache?
     /// Kitty mode: which images the terminal holds (sent once, shown by id).
     let kittyImages: KittyImageRegistry
 
@@ -40,6 +45,13 @@ public final class TerminalImageRenderer: Sendable {
         self.kittyImages = KittyImageRegistry(passthrough: graphics.usesKittyPlaceholders)
         self.cache = RenderCache(
             countLimit: configuration.cacheCountLimit, costLimit: configuration.cacheCostLimit)
+        self.disk = configuration.diskCacheDirectory.flatMap { directory in
+            RenderDiskCache.keeps(graphics.mode)
+                ? RenderDiskCache(
+                    directory: directory, sizeLimit: configuration.diskCacheSizeLimit,
+                    graphics: graphics, workFactor: configuration.workFactor)
+                : nil
+        }
         if let threads = configuration.libraryThreads {
             Self.setLibraryThreadCount(threads)
         }
@@ -48,7 +60,8 @@ public final class TerminalImageRenderer: Sendable {
     /// Decodes and renders `data` to fit within `columns × rows` cells,
     /// keeping the picture's aspect (the result may be narrower or shorter
     /// than asked). Results are cached under `cacheKey` and the geometry, so
-    /// showing the same picture at the same size again costs nothing.
+    /// showing the same picture at the same size again costs nothing; with a
+    /// disk cache, that holds in the next run too.
     ///
     /// In `.none` mode nothing is drawn: the result is an empty 0×0 image.
     public func render(
@@ -60,11 +73,17 @@ public final class TerminalImageRenderer: Sendable {
             return RenderedImage(columns: 0, rows: 0, mode: .none, content: .symbols([]))
         }
         let box = Self.clampedBox(columns: columns, rows: rows)
+        if let stored = disk?.image(cacheKey: cacheKey, columns: columns, rows: rows),
+           stored.columns <= box.columns, stored.rows <= box.rows {
+            cache.insert(stored, for: key)
+            return stored
+        }
         let header = try ImageDecoder.dimensions(of: data)
         let geometry = fittedGeometry(width: header.width, height: header.height, columns: box.columns, rows: box.rows)
         let decoded = try ImageDecoder.decode(data, fitting: pixelSize(for: geometry))
         let image = draw(decoded, columns: geometry.columns, rows: geometry.rows)
         cache.insert(image, for: key)
+        disk?.insert(image, cacheKey: cacheKey, columns: columns, rows: rows)
         return image
     }
 
@@ -91,6 +110,11 @@ public final class TerminalImageRenderer: Sendable {
 
     /// Number of cached renderings.
     public var cachedCount: Int { cache.count }
+
+    /// Returns once every rendering kept so far is written to disk.
+    public func flushDiskCache() async {
+        await disk?.flush()
+    }
 
     /// Sets the threads libchafa uses inside one render (process-wide).
     public static func setLibraryThreadCount(_ count: Int) {
