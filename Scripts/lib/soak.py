@@ -203,6 +203,7 @@ def drive(arguments, rng, sandbox, app, faults, segment):
     restarts = 0
     start = time.monotonic()
     deadline = start + arguments.minutes * 60
+    reported = 0
     names = [name for name, _ in ACTIONS]
     weights = [weight for _, weight in ACTIONS]
     while time.monotonic() < deadline and app.alive():
@@ -237,6 +238,11 @@ def drive(arguments, rng, sandbox, app, faults, segment):
         if rss:
             rss_peak = max(rss_peak, rss)
             rss_samples.append((time.monotonic() - start, rss))
+            minute = int((time.monotonic() - start) // 60)
+            if minute > reported:
+                # Progress, and the curve the plateau check reads.
+                reported = minute
+                print(f"  {minute} min: RSS {rss} KB after {sum(counts.values())} actions", flush=True)
     crashes = 0 if app.alive() else 1
     growth = plateau_growth(rss_samples, arguments.minutes * 60)
     # Let every operation end: cancel what is pending, then ask the app.

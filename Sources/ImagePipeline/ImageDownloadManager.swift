@@ -17,6 +17,11 @@ import NIOConcurrencyHelpers
 ///   it receives nothing for `quietTransferPeriod` while others wait: then
 ///   it is set aside (it runs on but no longer counts against the limit),
 ///   so a stalled server cannot hold back the healthy transfers.
+/// - Running transfers, set aside or not, never outnumber the fetcher's
+///   connections (`maxConcurrentTransfers`): a request waiting inside the
+///   HTTP client could start after `cancelAll`, when the transfers ahead of
+///   it are aborted and free their connections. Every wait happens in the
+///   pipeline's own queue, which `cancelAll` empties in one step.
 /// - Transient failures are retried a bounded number of times with backoff;
 ///   client errors and invalid images are not. Only complete, valid images
 ///   are cached.
@@ -34,6 +39,8 @@ public final class ImageDownloadManager: Sendable {
     private let fetcher: any ImageFetching
     private let configuration: ImagePipelineConfiguration
     private let retries: RetryPolicy
+    /// Transfers the fetcher can have on the wire at once.
+    private let transferCap: Int
     let memoryCache: ImageMemoryCache
     let diskCache: ImageDiskCache?
     private let diskReads = DispatchQueue(label: "flickr.image-disk-cache.reads", qos: .userInitiated, attributes: .concurrent)
@@ -56,6 +63,7 @@ public final class ImageDownloadManager: Sendable {
     public init(fetcher: any ImageFetching, configuration: ImagePipelineConfiguration = .init()) {
         self.fetcher = fetcher
         self.configuration = configuration
+        self.transferCap = max(1, fetcher.maxConcurrentTransfers ?? .max)
         // Images wait at most the policy's usual ceiling between tries; a
         // thumbnail is not worth a long Retry-After.
         self.retries = RetryPolicy(
@@ -209,7 +217,8 @@ public final class ImageDownloadManager: Sendable {
     private func startReadyOperations() {
         let limit = max(1, configuration.maxConcurrentDownloads)
         state.withLockedValue { state in
-            while state.running.count - state.quiet.count < limit, let operation = state.queue.popFirst() {
+            while state.running.count - state.quiet.count < limit, state.running.count < transferCap,
+                  let operation = state.queue.popFirst() {
                 // `start` only creates the operation's tasks; it calls nothing back.
                 if operation.start(with: fetcher, retries: retries, quietPeriod: configuration.quietTransferPeriod) {
                     state.running.insert(ObjectIdentifier(operation))
@@ -307,7 +316,9 @@ extension ImageDownloadManager: ImageDownloadOperationOwner {
             // Only worth it when something waits; and set aside at most
             // `limit`, so a server that stalls everything cannot make the
             // connections grow without bound.
-            guard state.queue.count > 0, state.quiet.count < limit else { return .keepsSlot }
+            // Nor when no connection is left for the one it would let start.
+            guard state.queue.count > 0, state.quiet.count < limit, state.running.count < transferCap
+            else { return .keepsSlot }
             state.quiet.insert(key)
             return .setAside
         }

@@ -10,6 +10,14 @@ import Foundation
 /// bounded number of times, in the same slot) rather than wait forever.
 public protocol ImageFetching: Sendable {
     func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data
+    /// Transfers the fetcher puts on the wire at once (its connections); a
+    /// fetch beyond that would wait inside it, out of the pipeline's reach.
+    /// nil: no limit.
+    var maxConcurrentTransfers: Int? { get }
+}
+
+extension ImageFetching {
+    public var maxConcurrentTransfers: Int? { nil }
 }
 
 extension NetworkManager: ImageFetching {
@@ -19,4 +27,6 @@ extension NetworkManager: ImageFetching {
     public func fetch(_ url: URL, progress: @escaping @Sendable (Int, Int?) -> Void) async throws(NetworkError) -> Data {
         try await get(url, maxBytes: Self.maxImageBytes, progress: progress).body
     }
+
+    public var maxConcurrentTransfers: Int? { connectionsPerHost }
 }

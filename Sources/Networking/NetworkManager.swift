@@ -71,6 +71,9 @@ public final class NetworkManager: Sendable {
         self.logger = transportLogger
     }
 
+    /// Connections kept per host: requests beyond that wait inside the client.
+    public var connectionsPerHost: Int { configuration.connectionsPerHost }
+
     /// GETs `url` and returns the whole body.
     ///
     /// - Throws: `NetworkError` (never the transport's own errors). A non-2xx

@@ -2,13 +2,17 @@ import FlickrKit
 import Foundation
 import Networking
 
-/// A connected service: the providers (the chosen one first), the one
-/// `NetworkManager`, and the embedded sandbox when one was started. Call
-/// `close()` before exiting.
+/// A connected service: the providers (the chosen one first), the
+/// `NetworkManager`s (one for the API, one for images), and the embedded
+/// sandbox when one was started. Call `close()` before exiting.
 public struct ServiceConnection: Sendable {
     public let providers: [any PhotoProvider]
     public let registry: ProviderRegistry
     public let network: NetworkManager
+    /// Image transfers' own connections, so API calls never wait behind
+    /// thumbnails (Openverse and the sandbox serve both from one host). The
+    /// pipeline runs no more transfers than this has connections.
+    public let images: NetworkManager
     /// What the providers say while they work.
     public let notices: ServiceNotices
     let sandbox: EmbeddedSandbox
@@ -62,6 +66,7 @@ public struct ServiceConnection: Sendable {
     }
 
     public func close() async {
+        await images.shutdown()
         await network.shutdown()
         await sandbox.shutdown()
     }

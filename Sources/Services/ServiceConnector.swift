@@ -67,8 +67,13 @@ public enum ServiceConnector {
                     }
                 }
             }
+            // Twice the pipeline's usual six: as many again may be set aside
+            // as stalled while healthy ones go on.
+            var images = NetworkManager.Configuration()
+            images.connectionsPerHost = 12
             return ServiceConnection(
-                providers: providers, registry: registry, network: network, notices: notices, sandbox: sandbox,
+                providers: providers, registry: registry, network: network,
+                images: NetworkManager(configuration: images), notices: notices, sandbox: sandbox,
                 sandboxURL: await sandbox.started?.baseURL, sandboxed: sandboxed, notes: notes)
         } catch {
             await sandbox.shutdown()

@@ -130,7 +130,7 @@ struct DownloadCommand: AsyncParsableCommand {
         var configuration = ImagePipelineConfiguration()
         configuration.maxConcurrentDownloads = concurrency
         configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory
-        let pipeline = ImageDownloadManager(fetcher: connection.network, configuration: configuration)
+        let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: configuration)
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
         let job = DownloadJob(
             request: .init(

@@ -54,7 +54,7 @@ struct BrowseCommand: AsyncParsableCommand {
 
         var pipelineConfiguration = ImagePipelineConfiguration()
         pipelineConfiguration.diskCacheDirectory = paths.imageCacheDirectory
-        let pipeline = ImageDownloadManager(fetcher: connection.network, configuration: pipelineConfiguration)
+        let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: pipelineConfiguration)
 
         await runInteractive(
             connection: connection, pipeline: pipeline, paths: paths,

@@ -33,7 +33,10 @@ import TestSupport
         #expect(stalled.allSatisfy { $0.completion == nil }, "the stalled transfers are still open")
         #expect(stalledURLs.allSatisfy { fetcher.requests(for: $0) == 1 }, "set aside, not restarted")
         let statistics = pipeline.statistics()
-        #expect(statistics.quiet == 2)
+        // The second is set aside only if something still waited when its
+        // quiet period ended: on a busy machine the first one's freed slot
+        // may have run the whole queue (instant answers) before then.
+        #expect((1...2).contains(statistics.quiet))
         #expect(statistics.running == 2)
         #expect(fetcher.peakInFlight <= 4, "at most the limit again in quiet transfers")
 
