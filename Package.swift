@@ -40,9 +40,11 @@ let package = Package(
         .systemLibrary(name: "CGIF", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPty"),
+        .target(name: "CHeap"),
 
         // Layers, bottom up.
         .target(name: "Platform", dependencies: [
+            "CHeap",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Binding", swiftSettings: strict),

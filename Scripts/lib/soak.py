@@ -242,7 +242,10 @@ def drive(arguments, rng, sandbox, app, faults, segment):
             if minute > reported:
                 # Progress, and the curve the plateau check reads.
                 reported = minute
-                print(f"  {minute} min: RSS {rss} KB after {sum(counts.values())} actions", flush=True)
+                # What the app last said it holds (/stats is one of the actions).
+                held = re.findall(rb"memory: ([^\r\n]*)", bytes(app.output[-20000:]))
+                said = f"; {held[-1].decode(errors='replace')}" if held else ""
+                print(f"  {minute} min: RSS {rss} KB after {sum(counts.values())} actions{said}", flush=True)
     crashes = 0 if app.alive() else 1
     growth = plateau_growth(rss_samples, arguments.minutes * 60)
     # Let every operation end: cancel what is pending, then ask the app.

@@ -105,6 +105,9 @@ public struct DownloadStatistics: Sendable, Equatable {
     public var memoryHits = 0
     public var diskHits = 0
     public var bytesDownloaded = 0
+    /// Images held in memory, and their bytes.
+    public var memoryCacheCount = 0
+    public var memoryCacheBytes = 0
 
     public init() {}
 }

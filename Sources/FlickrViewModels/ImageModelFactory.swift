@@ -85,6 +85,8 @@ final class ImageModelFactory {
         result.memoryHits = stats.memoryHits
         result.diskHits = stats.diskHits
         result.bytesDownloaded = stats.bytesDownloaded
+        result.memoryCacheCount = stats.memoryCacheCount
+        result.memoryCacheBytes = stats.memoryCacheBytes
         return result
     }
 }

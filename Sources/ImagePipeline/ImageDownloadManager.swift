@@ -182,6 +182,8 @@ public final class ImageDownloadManager: Sendable {
             statistics.quiet = state.quiet.count
             return statistics
         }
+        statistics.memoryCacheCount = memoryCache.count
+        statistics.memoryCacheBytes = memoryCache.totalCost
         if let failures = diskCache?.writeFailures() {
             statistics.cacheWriteFailures = failures.count
             statistics.lastCacheError = failures.last

@@ -114,6 +114,9 @@ public struct ImagePipelineStatistics: Sendable, Equatable {
     public var cacheWriteFailures = 0
     /// The latest of those failures: the file and the reason, for a person.
     public var lastCacheError: String? = nil
+    /// Images held in the memory cache, and their bytes.
+    public var memoryCacheCount = 0
+    public var memoryCacheBytes = 0
 
     public init() {}
 }

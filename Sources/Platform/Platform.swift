@@ -5,10 +5,21 @@
 #elseif canImport(Darwin)
 @_exported import Darwin
 #endif
+import CHeap
 
 /// The one place for operating-system differences (Glibc on Linux, Darwin
 /// elsewhere) and for the few POSIX calls the layers above share.
 public enum Platform {
+    /// The C heap as the allocator sees it: bytes handed out, and bytes it
+    /// holds free (kept for reuse, not returned to the system). nil where
+    /// the allocator cannot say.
+    public static func heapUsage() -> (inUse: Int, heldFree: Int)? {
+        var inUse = 0
+        var heldFree = 0
+        guard flickr_heap_usage(&inUse, &heldFree) != 0 else { return nil }
+        return (inUse, heldFree)
+    }
+
     /// Whether `descriptor` is a terminal a person is using: a tty, and
     /// `TERM` names a real terminal. `TERM` unset, empty or `dumb` counts as
     /// "not a terminal": such a terminal cannot take cursor movement.

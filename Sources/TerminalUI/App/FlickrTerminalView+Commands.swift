@@ -1,4 +1,5 @@
 import Binding
+import Platform
 import FlickrViewModels
 
 /// What each line typed at the prompt does.
@@ -52,7 +53,8 @@ extension FlickrTerminalView {
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,
-                pages: viewModel.pages.value.count, hasMore: viewModel.hasMore))
+                pages: viewModel.pages.value.count, hasMore: viewModel.hasMore,
+                renders: printer.renderCacheUsage, heap: Platform.heapUsage()))
         case .help:
             terminal.print(StatusText.help(providers: viewModel.providerChoices))
         case .quit:

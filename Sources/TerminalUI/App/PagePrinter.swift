@@ -57,6 +57,9 @@ final class PagePrinter {
         }.store(in: &tokens)
     }
 
+    /// Renderings held in memory: how many, and their bytes.
+    var renderCacheUsage: (count: Int, bytes: Int) { (renderer.cachedCount, renderer.cachedBytes) }
+
     /// No job is queued or printing.
     var isIdle: Bool { lastJob == nil }
 

@@ -69,11 +69,20 @@ enum StatusText {
         return TextSanitizer.fit(text, columns: max(1, columns))
     }
 
-    static func statistics(_ stats: DownloadStatistics, results: Int, pages: Int, hasMore: Bool) -> String {
-        """
+    static func statistics(
+        _ stats: DownloadStatistics, results: Int, pages: Int, hasMore: Bool,
+        renders: (count: Int, bytes: Int) = (0, 0), heap: (inUse: Int, heldFree: Int)? = nil
+    ) -> String {
+        var memory = "memory: images \(ByteCount.format(stats.memoryCacheBytes)) in \(stats.memoryCacheCount) · "
+            + "drawn thumbnails \(ByteCount.format(renders.bytes)) in \(renders.count)"
+        if let heap {
+            memory += " · heap \(ByteCount.format(heap.inUse)) in use, \(ByteCount.format(heap.heldFree)) held free"
+        }
+        return """
         results: \(results) on \(pages) page\(pages == 1 ? "" : "s")\(hasMore ? ", more available" : "")
         downloads: \(stats.queued) queued · \(stats.running) running · \(stats.done) done · \(stats.failed) failed · \(stats.cancelled) cancelled · \(stats.coalesced) coalesced · \(stats.retries) retries
         cache hits: \(stats.memoryHits) memory · \(stats.diskHits) disk · downloaded \(ByteCount.format(stats.bytesDownloaded))
+        \(memory)
         """
     }
 

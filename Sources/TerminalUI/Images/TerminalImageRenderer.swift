@@ -108,8 +108,9 @@ public final class TerminalImageRenderer: Sendable {
         cache.removeAll()
     }
 
-    /// Number of cached renderings.
+    /// Number of cached renderings, and their bytes.
     public var cachedCount: Int { cache.count }
+    public var cachedBytes: Int { cache.totalCost }
 
     /// Returns once every rendering kept so far is written to disk.
     public func flushDiskCache() async {

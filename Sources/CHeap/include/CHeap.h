@@ -1,0 +1,11 @@
+#ifndef FLICKR_CHEAP_H
+#define FLICKR_CHEAP_H
+
+#include <stddef.h>
+
+/// The C heap as glibc's allocator sees it: bytes handed out (small blocks
+/// and mmapped ones) and bytes it holds free for reuse. Returns 0 when the
+/// allocator cannot say (not glibc).
+int flickr_heap_usage(size_t *in_use, size_t *held_free);
+
+#endif
