@@ -97,6 +97,18 @@ class App:
             return None
         return None
 
+    def rss_parts(self):
+        """RSS split into anonymous memory (heap, stacks) and mapped files (code), in KB."""
+        parts = {}
+        try:
+            with open(f"/proc/{self.pid}/status") as status:
+                for line in status:
+                    if line.startswith(("RssAnon:", "RssFile:")):
+                        parts[line.split(":")[0]] = int(line.split()[1])
+        except OSError:
+            pass
+        return parts
+
 
 class Sandbox:
     def __init__(self, binary, workdir):
@@ -243,9 +255,12 @@ def drive(arguments, rng, sandbox, app, faults, segment):
                 # Progress, and the curve the plateau check reads.
                 reported = minute
                 # What the app last said it holds (/stats is one of the actions).
-                held = re.findall(rb"memory: ([^\r\n]*)", bytes(app.output[-20000:]))
-                said = f"; {held[-1].decode(errors='replace')}" if held else ""
-                print(f"  {minute} min: RSS {rss} KB after {sum(counts.values())} actions{said}", flush=True)
+                at = app.output.rfind(b"memory: ")
+                held = bytes(app.output[at + 8:at + 300]).split(b"\r")[0].split(b"\n")[0] if at >= 0 else b""
+                said = f"; {held.decode(errors='replace')}" if held else ""
+                parts = app.rss_parts()
+                split = f" (anon {parts.get('RssAnon', '?')}, files {parts.get('RssFile', '?')})"
+                print(f"  {minute} min: RSS {rss} KB{split} after {sum(counts.values())} actions{said}", flush=True)
     crashes = 0 if app.alive() else 1
     growth = plateau_growth(rss_samples, arguments.minutes * 60)
     # Let every operation end: cancel what is pending, then ask the app.

@@ -18,3 +18,17 @@ int flickr_heap_usage(size_t *in_use, size_t *held_free) {
     return 0;
 #endif
 }
+
+void flickr_heap_release_free(void) {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+void flickr_heap_limit_arenas(int count) {
+#if defined(__GLIBC__)
+    mallopt(M_ARENA_MAX, count);
+#else
+    (void)count;
+#endif
+}

@@ -20,6 +20,24 @@ public enum Platform {
         return (inUse, heldFree)
     }
 
+    /// Returns the free memory the allocator holds to the system: what a
+    /// burst of work freed stays resident otherwise, scattered between
+    /// blocks still in use. Takes a few milliseconds: call it off the main
+    /// thread, once a burst is over.
+    public static func releaseFreeHeap() {
+        flickr_heap_release_free()
+    }
+
+    /// Caps the allocator's arenas at one per core (2 to 8). glibc gives
+    /// threads up to eight arenas per core, and each keeps the memory a
+    /// burst of work freed (a page of renders, a batch of disk reads on
+    /// their own threads) for its own reuse: in a 10-minute soak the app's
+    /// resident size grew by 35 MB of such free memory, with 7 MB in use.
+    /// Call once, first thing, before other threads start.
+    public static func limitHeapArenas(cores: Int = sysconf(Int32(_SC_NPROCESSORS_ONLN))) {
+        flickr_heap_limit_arenas(Int32(min(8, max(2, cores))))
+    }
+
     /// Whether `descriptor` is a terminal a person is using: a tty, and
     /// `TERM` names a real terminal. `TERM` unset, empty or `dumb` counts as
     /// "not a terminal": such a terminal cannot take cursor movement.

@@ -4,6 +4,7 @@ import FlickrViewModels
 import Foundation
 import Services
 import ImagePipeline
+import Platform
 import TerminalUI
 
 @main
@@ -23,6 +24,22 @@ struct FlickrCommand: AsyncParsableCommand {
             InfoCommand.self, DownloadCommand.self, SandboxCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self)
+
+    /// ArgumentParser's own entry, after the allocator is set up: that must
+    /// happen before other threads start.
+    static func main() async {
+        Platform.limitHeapArenas()
+        do {
+            var command = try parseAsRoot()
+            if var asynchronous = command as? any AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// The interactive app: `flickr` with no subcommand.

@@ -8,4 +8,11 @@
 /// allocator cannot say (not glibc).
 int flickr_heap_usage(size_t *in_use, size_t *held_free);
 
+/// Gives the free memory the allocator holds back to the system (glibc's
+/// malloc_trim); does nothing elsewhere.
+void flickr_heap_release_free(void);
+
+/// Caps the allocator's arenas (glibc's M_ARENA_MAX); does nothing elsewhere.
+void flickr_heap_limit_arenas(int count);
+
 #endif

@@ -1,6 +1,7 @@
 import Binding
 import FlickrViewModels
 import Foundation
+import Platform
 
 /// Prints pages, redraws and details into the scrollback, one job after
 /// another so they never interleave: a row is printed once its cells have
@@ -38,6 +39,7 @@ final class PagePrinter {
     private let tasks = RunningTasks()
     /// Called on the main actor whenever the queue of print jobs runs empty.
     var onIdle: () -> Void = {}
+    private var lastHeapRelease: ContinuousClock.Instant?
 
     init(terminal: any Terminal, options: Options, renderCacheDirectory: URL? = nil, viewModel: FlickrViewModel? = nil) {
         self.terminal = terminal
@@ -143,7 +145,18 @@ final class PagePrinter {
             self.lastJob = nil
             if !self.heldPreheat.isEmpty { self.preheat(self.heldPreheat) }
             self.onIdle()
+            self.releaseFreeHeap()
         }
+    }
+
+    /// A page's decodes and renders free megabytes at once; the allocator
+    /// keeps them resident unless told. Once the queue runs empty (at most
+    /// every 2 s), they go back to the system, off the main thread.
+    private func releaseFreeHeap() {
+        let now = ContinuousClock.now
+        if let last = lastHeapRelease, now - last < .seconds(2) { return }
+        lastHeapRelease = now
+        DispatchQueue.global(qos: .utility).async { Platform.releaseFreeHeap() }
     }
 
     /// Runs `body` in a task that `discardPending` can stop, and forgets it
