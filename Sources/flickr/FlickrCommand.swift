@@ -25,12 +25,15 @@ struct FlickrCommand: AsyncParsableCommand {
         ],
         defaultSubcommand: BrowseCommand.self)
 
-    /// ArgumentParser's own entry, after the allocator is set up: that must
-    /// happen before other threads start.
+    /// ArgumentParser's own entry, with the allocator set up for the
+    /// interactive app before any other thread starts. The one-shot
+    /// commands keep glibc's default arenas: they end before memory held
+    /// free matters, and a warm download reads and checks files on many
+    /// threads at once.
     static func main() async {
-        Platform.limitHeapArenas()
         do {
             var command = try parseAsRoot()
+            if command is BrowseCommand { Platform.limitHeapArenas() }
             if var asynchronous = command as? any AsyncParsableCommand {
                 try await asynchronous.run()
             } else {
