@@ -138,7 +138,7 @@ let package = Package(
         ],
                     exclude: ["Recorded", "Openverse/Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
-            "ImagePipeline", "FlickrKit", "Networking", "Sandbox", "TestSupport",
+            "ImagePipeline", "FlickrKit", "Networking", "Sandbox", "TestSupport", "Platform",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [

@@ -38,14 +38,3 @@ final class ImageDiskCache: Sendable {
     func diskUsage() -> Int { store.diskUsage() }
     func writeFailures() -> DiskStore.WriteFailures { store.writeFailures() }
 }
-
-/// The image cache's entry layout, for tests that write or read entries by hand.
-enum CacheEntry {
-    static func encode(url: String, data: Data) -> Data {
-        ImageDiskCache.entry.encode(key: url, data: data)
-    }
-
-    static func decode(_ entry: Data) -> Result<(url: String, data: Data), DiskStoreEntry.Damage> {
-        ImageDiskCache.entry.decode(entry).map { ($0.key, $0.data) }
-    }
-}

@@ -1,6 +1,7 @@
 import FlickrKit
 import Networking
 import Foundation
+import Platform
 import Sandbox
 import TestSupport
 @testable import ImagePipeline
@@ -54,4 +55,15 @@ func withSandboxPipeline(
 /// The sandbox URL of catalog photo `index` at `size`.
 func sandboxImageURL(_ server: SandboxServer, _ index: Int, _ size: SandboxImageSize = .q) -> URL {
     URL(string: server.baseURL.absoluteString + server.catalog.photo(at: index).imagePath(size))!
+}
+
+/// The image cache's entry layout, to write or read entries by hand.
+enum CacheEntry {
+    static func encode(url: String, data: Data) -> Data {
+        ImageDiskCache.entry.encode(key: url, data: data)
+    }
+
+    static func decode(_ entry: Data) -> Result<(url: String, data: Data), DiskStoreEntry.Damage> {
+        ImageDiskCache.entry.decode(entry).map { ($0.key, $0.data) }
+    }
 }
