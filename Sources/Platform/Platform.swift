@@ -31,8 +31,8 @@ public enum Platform {
     /// Caps the allocator's arenas at one per core (2 to 8). glibc gives
     /// threads up to eight arenas per core, and each keeps the memory a
     /// burst of work freed (a page of renders, a batch of disk reads on
-    /// their own threads) for its own reuse: in a 10-minute soak the app's
-    /// resident size grew by 35 MB of such free memory, with 7 MB in use.
+    /// their own threads) for its own reuse: a 6-minute soak of the app
+    /// ended with 35 MB of such free memory resident and 7 MB in use.
     /// Call once, first thing, before other threads start.
     public static func limitHeapArenas(cores: Int = sysconf(Int32(_SC_NPROCESSORS_ONLN))) {
         flickr_heap_limit_arenas(Int32(min(8, max(2, cores))))

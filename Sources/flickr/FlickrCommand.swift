@@ -28,8 +28,7 @@ struct FlickrCommand: AsyncParsableCommand {
     /// ArgumentParser's own entry, with the allocator set up for the
     /// interactive app before any other thread starts. The one-shot
     /// commands keep glibc's default arenas: they end before memory held
-    /// free matters, and a warm download reads and checks files on many
-    /// threads at once.
+    /// free matters.
     static func main() async {
         do {
             var command = try parseAsRoot()
