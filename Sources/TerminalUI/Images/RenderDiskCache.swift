@@ -58,16 +58,17 @@ final class RenderDiskCache: Sendable {
     /// `symbols COLUMNS ROWS\n` then the rows, one per line; or
     /// `sixels COLUMNS ROWS\n` then the escape sequence.
     static func encode(_ image: RenderedImage) -> Data? {
-        guard keeps(image.mode), image.kittyUpload == nil else { return nil }
-        let header = "\(image.mode.rawValue) \(image.columns) \(image.rows)\n"
-        switch image.content {
-        case .symbols(let lines):
-            guard image.mode == .symbols, lines.count == image.rows, !lines.contains(where: { $0.contains("\n") }) else { return nil }
-            return Data((header + lines.joined(separator: "\n")).utf8)
-        case .pixels(let sequence):
-            guard image.mode == .sixels else { return nil }
-            return Data((header + sequence).utf8)
+        let body: String
+        switch (image.mode, image.content) {
+        case (.symbols, .symbols(let lines)):
+            guard lines.count == image.rows, !lines.contains(where: { $0.contains("\n") }) else { return nil }
+            body = lines.joined(separator: "\n")
+        case (.sixels, .pixels(let sequence)):
+            body = sequence
+        default:
+            return nil
         }
+        return Data("\(image.mode.rawValue) \(image.columns) \(image.rows)\n\(body)".utf8)
     }
 
     static func decode(_ data: Data) -> RenderedImage? {
