@@ -100,9 +100,15 @@ import Testing
     }
 
     @Test func clientLeavingDuringSlowHeadersIsCountedAsAborted() async throws {
-        try await withSandbox(faulty(.slowHeaders)) { server, _ in
+        // A delay no busy machine outlasts: with 3 s, a CI run that took longer
+        // than that to get from the count to `close` saw the response sent
+        // whole, and never counted as aborted.
+        try await withSandbox({ configuration in
+            self.faulty(.slowHeaders)(&configuration)
+            configuration.faults.slowHeadersDelay = .seconds(600)
+        }) { server, _ in
             let path = server.catalog.photo(at: 4).imagePath(.q)
-            // Leaves before the 3 s delay ends (nothing has arrived), but only
+            // Leaves while the headers are held (nothing has arrived), but only
             // once the server holds the response and watches for departures
             // (the fault is counted then): a client that leaves earlier is
             // only a half-close to the server, which Hummingbird allows, and
