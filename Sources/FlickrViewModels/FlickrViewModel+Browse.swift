@@ -11,7 +11,7 @@ extension FlickrViewModel {
     /// `/user NAME`: a person's public photos, newest first.
     public func showPerson(_ name: String) {
         lookUp("“\(name)”") { provider in
-            .collection(.photostream(of: try await provider.person(named: name)))
+            .collection(try await CollectionChoice.user(name).collection(at: provider))
         }
     }
 
@@ -42,9 +42,9 @@ extension FlickrViewModel {
             start(.collection(listing.page.albums[number - 1].collection))
             return
         }
-        // A link opens what it points at; anything else is an album's id.
-        if followIfLink(argument) { return }
-        follow(.album(id: argument, owner: shownPerson?.id))
+        // A bare id is taken to be an album of the person shown.
+        let choice = CollectionChoice.album(argument, owner: shownPerson?.id)
+        lookUp("the album") { provider in .collection(try await choice.collection(at: provider)) }
     }
 
     /// What a line of text is when it is a link of this service; a search
@@ -103,7 +103,7 @@ extension FlickrViewModel {
                 self.showAlbums(page, of: person)
             case .failure(let error):
                 if error is CancellationError { return }
-                self.noticeSource.value = .error(userMessage(for: error))
+                self.noticeSource.value = .error((error as? CollectionLookupError)?.message ?? userMessage(for: error))
             }
         }
     }

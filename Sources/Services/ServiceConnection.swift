@@ -8,6 +8,8 @@ import Networking
 public struct ServiceConnection: Sendable {
     public let providers: [any PhotoProvider]
     public let registry: ProviderRegistry
+    /// `--per-page`, which belongs to the chosen service.
+    let chosenPerPage: Int?
     public let network: NetworkManager
     /// Image transfers' own connections, so API calls never wait behind
     /// thumbnails (Openverse and the sandbox serve both from one host). The
@@ -24,6 +26,14 @@ public struct ServiceConnection: Sendable {
     public let notes: [String]
 
     public var provider: any PhotoProvider { providers[0] }
+
+    /// Results per page for `service`: `--per-page` for the chosen one, else
+    /// the service's default, within what it accepts from this caller.
+    public func perPage(for service: any PhotoProvider) -> Int {
+        let chosen = service.service == provider.service ? chosenPerPage : nil
+        let wanted = chosen ?? registry.descriptor(id: service.service.id)?.defaultPerPage ?? 20
+        return min(max(wanted, service.perPageRange.lowerBound), service.perPageRange.upperBound)
+    }
 
     /// The chosen service's registry entry.
     public var descriptor: ProviderDescriptor? { registry.descriptor(id: provider.service.id) }

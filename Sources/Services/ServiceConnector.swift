@@ -9,11 +9,33 @@ public struct ServiceChoice: Sendable {
     public var provider: String
     public var apiKey: String?
     public var apiURL: String?
+    /// Results per page asked for the chosen service (`--per-page`).
+    public var perPage: Int?
 
-    public init(provider: String, apiKey: String? = nil, apiURL: String? = nil) {
+    public init(provider: String, apiKey: String? = nil, apiURL: String? = nil, perPage: Int? = nil) {
         self.provider = provider
         self.apiKey = apiKey
         self.apiURL = apiURL
+        self.perPage = perPage
+    }
+
+    /// Why this choice cannot be connected, in a sentence, as far as the
+    /// registry can tell before anything starts; `nil` when it can.
+    public func problem(in registry: ProviderRegistry) -> String? {
+        guard let descriptor = registry.descriptor(id: provider) else {
+            return "Unknown --provider “\(provider)”: use \(registry.idList)."
+        }
+        let range = descriptor.perPageRange
+        if let perPage, !range.contains(perPage) {
+            return "--per-page must be between \(range.lowerBound) and \(range.upperBound) on \(descriptor.service.name) (got \(perPage))."
+        }
+        if let apiURL, ServiceConnector.webURL(apiURL) == nil {
+            return "--api-url must be an http or https URL (got “\(ResponseExcerpt.make(apiURL, limit: 60))”)."
+        }
+        if apiKey != nil, !descriptor.takesAPIKey {
+            return "--api-key is not \(descriptor.service.name)'s setting. \(descriptor.credentialHint)"
+        }
+        return nil
     }
 }
 
@@ -40,12 +62,8 @@ public enum ServiceConnector {
         alsoOthers: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(ServiceSetupError) -> ServiceConnection {
-        guard let chosen = registry.descriptor(id: choice.provider) else {
-            throw ServiceSetupError("Unknown provider “\(choice.provider)”: use \(registry.idList).")
-        }
-        if choice.apiKey != nil, !chosen.takesAPIKey {
-            throw ServiceSetupError("--api-key is not \(chosen.service.name)'s setting. \(chosen.credentialHint)")
-        }
+        if let problem = choice.problem(in: registry) { throw ServiceSetupError(problem) }
+        guard let chosen = registry.descriptor(id: choice.provider) else { throw ServiceSetupError(registry.idList) }
         let network = NetworkManager()
         let notices = ServiceNotices()
         let sandbox = EmbeddedSandbox()
@@ -55,6 +73,12 @@ public enum ServiceConnector {
             let first = try await provider(
                 chosen, choice: choice, network: network, notices: notices, sandbox: sandbox, deferred: false,
                 sandboxed: &sandboxed, environment: environment)
+            // The service may accept less from this caller than the registry's range (Openverse without a token).
+            let accepted = first.perPageRange
+            if let perPage = choice.perPage, !accepted.contains(perPage) {
+                throw ServiceSetupError(
+                    "\(first.displayName) accepts \(accepted.lowerBound)–\(accepted.upperBound) results per page here (got --per-page \(perPage)).")
+            }
             var providers = [first]
             if alsoOthers {
                 for other in registry.descriptors where other.service != chosen.service {
@@ -72,7 +96,7 @@ public enum ServiceConnector {
             var images = NetworkManager.Configuration()
             images.connectionsPerHost = 12
             return ServiceConnection(
-                providers: providers, registry: registry, network: network,
+                providers: providers, registry: registry, chosenPerPage: choice.perPage, network: network,
                 images: NetworkManager(configuration: images), notices: notices, sandbox: sandbox,
                 sandboxURL: await sandbox.started?.baseURL, sandboxed: sandboxed, notes: notes)
         } catch {

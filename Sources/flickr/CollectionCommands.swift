@@ -49,7 +49,7 @@ protocol CollectionListingCommand: AsyncParsableCommand {
 
 extension CollectionListingCommand {
     func validate() throws {
-        try choice.checked()
+        try validated { () throws(QueryError) in try choice.check() }
     }
 
     func run() async throws {
@@ -74,20 +74,6 @@ extension ListingOptions {
                 : TextSanitizer.sanitize(collection.description)
             Platform.writeAll((line + "\n").utf8, to: Platform.standardOutput)
             return .collection(collection)
-        }
-    }
-}
-
-extension CollectionChoice {
-    /// A name or album given as nothing at all is refused before any request.
-    func checked() throws {
-        switch self {
-        case .user(let name) where name.trimmingCharacters(in: .whitespaces).isEmpty:
-            throw ValidationError("Name a person: a username, path alias, NSID or profile URL.")
-        case .album(let album) where album.trimmingCharacters(in: .whitespaces).isEmpty:
-            throw ValidationError("Name an album: its link or its id.")
-        default:
-            return
         }
     }
 }

@@ -81,7 +81,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        _ = try wantedSource
+        _ = try validated { () throws(QueryError) in try DownloadSource(words: query, user: user, album: album) }
         if let name {
             do {
                 _ = try FileNameTemplate(name)
@@ -101,7 +101,7 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard let photoSize = PhotoSize(argument: size) else { throw ValidationError("Unknown --size \"\(size)\".") }
-        let wanted = try wantedSource
+        let wanted = try validated { () throws(QueryError) in try DownloadSource(words: query, user: user, album: album) }
         let template: FileNameTemplate?
         do {
             template = try name.map { text throws(FileNameTemplateError) in try FileNameTemplate(text) }
@@ -134,7 +134,7 @@ struct DownloadCommand: AsyncParsableCommand {
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
         let job = DownloadJob(
             request: .init(
-                source: source, pages: pages, perPage: provider.resolvedPerPage(for: connection.provider),
+                source: source, pages: pages, perPage: connection.perPage(for: connection.provider),
                 size: photoSize, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars,
                 name: template, videos: videos),
             provider: connection.provider, pipeline: pipeline, videoFetcher: connection.network, reporter: progress)
@@ -165,45 +165,5 @@ struct DownloadCommand: AsyncParsableCommand {
             throw ExitCode(130)
         }
         if result.tally.isIncomplete { throw ExitCode(1) }
-    }
-
-    /// What the words and options ask for, checked before any request.
-    private var wantedSource: DownloadSource {
-        get throws {
-            if user != nil, album != nil { throw ValidationError("Give --user or --album, not both.") }
-            if let album {
-                try CollectionChoice.album(album).checked()
-                guard query.isEmpty else {
-                    throw ValidationError("An album is downloaded whole: drop the words and filters, or search with user:NAME instead.")
-                }
-                return .collection(.album(album))
-            }
-            if let user {
-                try CollectionChoice.user(user).checked()
-                guard !query.isEmpty else { return .collection(.user(user)) }
-                // Words with --user: a search within that person's photos.
-                let words = try SearchQuery.commandLine(query)
-                var filters = words.filters
-                filters.user = user
-                guard let search = words.with(filters: filters) else {
-                    throw ValidationError("Give some words to search for.")
-                }
-                return .search(search)
-            }
-            return .search(try SearchQuery.commandLine(query))
-        }
-    }
-}
-
-/// A search, or a collection found once connected.
-private enum DownloadSource {
-    case search(SearchQuery)
-    case collection(CollectionChoice)
-
-    func query(at provider: any PhotoProvider) async throws -> ResultQuery {
-        switch self {
-        case .search(let query): .search(query)
-        case .collection(let choice): .collection(try await choice.collection(at: provider))
-        }
     }
 }

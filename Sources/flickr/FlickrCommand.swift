@@ -91,7 +91,7 @@ struct BrowseCommand: AsyncParsableCommand {
     ) async {
         let services = connection.providers.map { service in
             FlickrViewModel.ServiceSetup(
-                provider: service, perPage: provider.resolvedPerPage(for: service),
+                provider: service, perPage: connection.perPage(for: service),
                 sessionStore: SessionStore(file: paths.sessionFile(for: service.service)),
                 sandboxOrigin: connection.sandboxed.contains(service.service.id) ? connection.sandboxURL : nil,
                 liveSearch: ProviderOptions.registry.descriptor(id: service.service.id)?.liveSearch ?? .standard)

@@ -28,52 +28,24 @@ struct ProviderOptions: ParsableArguments {
         valueName: "n"))
     var perPage: Int?
 
-    var descriptor: ProviderDescriptor? { Self.registry.descriptor(id: provider) }
+    var choice: ServiceChoice { ServiceChoice(provider: provider, apiKey: apiKey, apiURL: apiURL, perPage: perPage) }
 
     func validate() throws {
-        guard let descriptor else {
-            throw ValidationError("Unknown --provider “\(provider)”: use \(Self.registry.idList).")
-        }
-        if let perPage {
-            try NumericRange.check("--per-page", perPage, in: descriptor.perPageRange, on: descriptor.service.name)
-        }
-        if let apiURL, ServiceConnector.webURL(apiURL) == nil {
-            throw ValidationError("--api-url must be an http or https URL (got \"\(apiURL)\").")
-        }
-        if apiKey != nil, !descriptor.takesAPIKey {
-            throw ValidationError("--api-key is not \(descriptor.service.name)'s setting. \(descriptor.credentialHint)")
-        }
-    }
-
-    /// Results per page for `provider`: `--per-page` for the chosen service,
-    /// else the service's default, within what it accepts from this caller.
-    func resolvedPerPage(for provider: any PhotoProvider) -> Int {
-        let chosen = provider.service.id == self.provider.lowercased() ? perPage : nil
-        let wanted = chosen ?? Self.registry.descriptor(id: provider.service.id)?.defaultPerPage ?? 20
-        return min(max(wanted, provider.perPageRange.lowerBound), provider.perPageRange.upperBound)
+        if let problem = choice.problem(in: Self.registry) { throw ValidationError(problem) }
     }
 
     /// Connects to the chosen service (and, with `alsoOthers`, the others
-    /// for `/provider`); a `--per-page` the connected service does not
-    /// accept from this caller is refused with its range.
+    /// for `/provider`).
     func connect(
         alsoOthers: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> ServiceConnection {
-        let connection: ServiceConnection
         do {
-            connection = try await ServiceConnector.connect(
-                ServiceChoice(provider: provider, apiKey: apiKey, apiURL: apiURL),
-                registry: Self.registry, alsoOthers: alsoOthers, environment: environment)
+            return try await ServiceConnector.connect(
+                choice, registry: Self.registry, alsoOthers: alsoOthers, environment: environment)
         } catch {
             throw CommandFailure(message: error.description)
         }
-        let range = connection.provider.perPageRange
-        if let perPage, !range.contains(perPage) {
-            await connection.close()
-            throw CommandFailure(message: "\(connection.provider.displayName) accepts \(range.lowerBound)–\(range.upperBound) results per page here (got --per-page \(perPage)).")
-        }
-        return connection
     }
 }
 
@@ -88,10 +60,9 @@ extension ServiceConnection {
 
 /// Out-of-range numbers say what the range is.
 enum NumericRange {
-    static func check(_ name: String, _ value: Int, in range: ClosedRange<Int>, on service: String? = nil) throws {
+    static func check(_ name: String, _ value: Int, in range: ClosedRange<Int>) throws {
         guard range.contains(value) else {
-            let whose = service.map { " on \($0)" } ?? ""
-            throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound)\(whose) (got \(value)).")
+            throw ValidationError("\(name) must be between \(range.lowerBound) and \(range.upperBound) (got \(value)).")
         }
     }
 

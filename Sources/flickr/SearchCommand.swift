@@ -25,11 +25,12 @@ struct SearchCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        _ = try SearchQuery.commandLine(query)
+        _ = try validated { () throws(QueryError) in try SearchQuery.required(words: query) }
     }
 
     func run() async throws {
-        try await listing.print(.search(try SearchQuery.commandLine(query)), provider: provider)
+        let search = try validated { () throws(QueryError) in try SearchQuery.required(words: query) }
+        try await listing.print(.search(search), provider: provider)
     }
 }
 
@@ -118,7 +119,7 @@ struct ListingOptions: ParsableArguments {
         do {
             let job = ListingJob(
                 query: try await choose(connection.provider), firstPage: page, pages: pages,
-                perPage: options.resolvedPerPage(for: connection.provider))
+                perPage: connection.perPage(for: connection.provider))
             try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
         } catch {
             await connection.close()
@@ -128,15 +129,13 @@ struct ListingOptions: ParsableArguments {
     }
 }
 
-extension SearchQuery {
-    /// The query the command line's words make, filters recognised.
-    static func commandLine(_ words: [String]) throws -> SearchQuery {
-        do {
-            guard let query = try parse(words: words) else { throw ValidationError("Give some words to search for.") }
-            return query
-        } catch let error as QueryError {
-            throw ValidationError(error.description)
-        }
+/// Words or names the view models refuse, as a usage error (the message,
+/// then the command's usage).
+func validated<T>(_ check: () throws(QueryError) -> T) throws -> T {
+    do {
+        return try check()
+    } catch {
+        throw ValidationError(error.description)
     }
 }
 

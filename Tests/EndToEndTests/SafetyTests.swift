@@ -136,6 +136,32 @@ extension EndToEnd {
             }
         }
 
+        /// What to fetch and from where, refused in the sentence the view
+        /// models and the registry word, before any request.
+        @Test(arguments: [
+            (["download", "--user", "ana", "--album", "72157", "--out", "unused"], "Give --user or --album, not both."),
+            (["download", "kittens", "--album", "72157", "--out", "unused"], "An album is downloaded whole"),
+            (["album", " "], "Name an album: its link or its id."),
+            (["search", "kittens", "--provider", "nikon"], "Unknown --provider “nikon”: use flickr, shutterstock or openverse."),
+            (["search", "kittens", "--provider", "shutterstock", "--api-key", "k"], "--api-key is not Shutterstock's setting."),
+            (["search", "kittens", "--provider", "flickr", "--api-url", "ftp://example.org/"], "--api-url must be an http or https URL"),
+            (["search", "kittens", "--provider", "shutterstock", "--per-page", "501"], "--per-page must be between 1 and 500 on Shutterstock (got 501)."),
+            (["search", "kittens", "--provider", "openverse", "--per-page", "50", "--api-url", "SANDBOX"],
+             "Openverse at 127.0.0.1 accepts 1–20 results per page here (got --per-page 50)."),
+        ] as [([String], String)])
+        func aChoiceThatCannotBeServedIsOneSentenceBeforeAnyRequest(_ arguments: [String], message: String) async throws {
+            try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let given = arguments.map { $0 == "SANDBOX" ? sandbox.baseURL.absoluteString : $0 }
+                let result = try await app.run(given, withProvider: !given.contains("--provider"))
+                #expect((1..<128).contains(result.status.code ?? 0), "exit status: \(result.transcript)")
+                #expect(result.errorText.contains(message), "\(result.transcript)")
+                #expect(!result.errorText.contains("Fatal error"), "\(result.transcript)")
+                let stats = try await sandbox.stats()
+                #expect(stats.restRequests == 0, "nothing is fetched: \(result.transcript)")
+            }
+        }
+
         @Test func connectionRefusedInSearchJSONIsOneLineOnStderr() async throws {
             let port = try closedLoopbackPort()
             let app = try FlickrApp(apiURL: try #require(URL(string: "http://127.0.0.1:\(port)/services/rest/")))

@@ -14,7 +14,7 @@ final class CollectionProvider: PhotoProvider, @unchecked Sendable {
     let displayName = "collections"
     let maxResults: Int? = nil
     let person = Person(id: "99@N00", username: "ana", realName: "Ana Souza", pathAlias: "anasouza")
-    let albumID = "7215"
+    let albumID = "72157719"
     let albumTitle: String
     let photos: [Photo]
     private let lock = NIOLock()

@@ -182,8 +182,8 @@ import Testing
     @Test func aPersonAndAnAlbumAreFoundByNameIdOrLink() async throws {
         let provider = CollectionProvider(titles: ["A"])
         #expect(try await CollectionChoice.user("anasouza").collection(at: provider) == .photostream(of: provider.person))
-        #expect(try await CollectionChoice.album("7215").collection(at: provider) == provider.album)
-        #expect(try await CollectionChoice.album("https://albums.test/7215").collection(at: provider) == provider.album)
+        #expect(try await CollectionChoice.album("72157719").collection(at: provider) == provider.album)
+        #expect(try await CollectionChoice.album("https://albums.test/72157719").collection(at: provider) == provider.album)
         await #expect {
             try await CollectionChoice.album("not an id!").collection(at: provider)
         } throws: { error in

@@ -1,14 +1,27 @@
 import FlickrKit
 import Foundation
 
-/// A person or an album as the command line names it (`flickr user NAME`,
-/// `flickr album URL|ID`, `download --user | --album`), before the service
-/// is asked.
+/// A person or an album as a person names it (`flickr user NAME`,
+/// `flickr album URL|ID`, `download --user | --album`, `/user`, `/album`),
+/// before the service is asked.
 public enum CollectionChoice: Sendable, Equatable {
     /// A username, path alias, id or profile URL.
     case user(String)
-    /// An album's id or its link.
-    case album(String)
+    /// An album's id or its link; `owner` is who a bare id belongs to, when
+    /// known (the person whose photos are shown).
+    case album(String, owner: String? = nil)
+
+    /// A name or album given as nothing at all is refused before any request.
+    public func check() throws(QueryError) {
+        switch self {
+        case .user(let name) where name.trimmingCharacters(in: .whitespaces).isEmpty:
+            throw QueryError("Name a person: a username, path alias, NSID or profile URL.")
+        case .album(let album, _) where album.trimmingCharacters(in: .whitespaces).isEmpty:
+            throw QueryError("Name an album: its link or its id.")
+        default:
+            return
+        }
+    }
 
     /// Finds the photostream or album at `provider`.
     ///
@@ -22,8 +35,8 @@ public enum CollectionChoice: Sendable, Equatable {
             switch self {
             case .user(let name):
                 return .photostream(of: try await provider.person(named: name))
-            case .album(let text):
-                return try await Self.album(text, at: provider)
+            case .album(let text, let owner):
+                return try await Self.album(text, owner: owner, at: provider)
             }
         } catch let error as CollectionLookupError {
             throw error
@@ -33,12 +46,12 @@ public enum CollectionChoice: Sendable, Equatable {
     }
 
     /// An album link is read by the provider and resolved; a bare id (letters
-    /// and digits) is resolved as an album of no named owner.
-    private static func album(_ text: String, at provider: any PhotoProvider) async throws -> PhotoCollection {
+    /// and digits) is resolved as an album of `owner`.
+    private static func album(_ text: String, owner: String?, at provider: any PhotoProvider) async throws -> PhotoCollection {
         let link: ProviderLink
         switch provider.readLink(text) {
-        case .link(.album(let id, let owner)):
-            link = .album(id: id, owner: owner)
+        case .link(.album(let id, let named)):
+            link = .album(id: id, owner: named)
         case .link:
             throw CollectionLookupError("\(SafeFileName.quoted(text)) is a \(provider.service.name) link, but not to an album; "
                 + "an album's link has /albums/ID in it.")
@@ -48,7 +61,7 @@ public enum CollectionChoice: Sendable, Equatable {
             guard !text.isEmpty, text.unicodeScalars.allSatisfy({ $0.isASCII && CharacterSet.alphanumerics.contains($0) }) else {
                 throw CollectionLookupError("\(SafeFileName.quoted(text)) is neither an album id (digits) nor a link to an album.")
             }
-            link = .album(id: text, owner: nil)
+            link = .album(id: text, owner: owner)
         }
         switch try await provider.resolve(link) {
         case .collection(let collection):
