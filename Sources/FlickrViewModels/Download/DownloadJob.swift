@@ -105,7 +105,8 @@ public final class DownloadJob: Sendable {
         self.reporter = reporter
         state = NIOLockedValueBox(State(naming: DownloadNaming(template: request.name, size: request.size, album: request.albumTitle)))
         (videoQueue, queueVideo) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
-        self.files = DownloadFolder(url: request.folder)
+        // Listed once, when the job is made: what earlier runs left.
+        self.files = DownloadFolder(url: request.folder).listed()
         self.credits = DownloadCredits(
             folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue)
         (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
