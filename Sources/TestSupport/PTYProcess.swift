@@ -15,8 +15,9 @@ import NIOConcurrencyHelpers
 /// reference goes away, it is killed.
 public final class PTYProcess: Sendable {
     /// The waits' default safety net: generous, because a busy 2-core CI
-    /// machine can be slow; tests never assert on time.
-    public static let defaultTimeout: Duration = .seconds(30)
+    /// machine can be slow; tests never assert on time. As long as
+    /// `eventually`'s: the first wait of a test can sit behind every suite.
+    public static let defaultTimeout: Duration = .seconds(90)
 
     public let pid: pid_t
     public let executable: String

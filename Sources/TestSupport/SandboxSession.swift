@@ -8,10 +8,12 @@ import Sandbox
 ///
 /// - Parameter photoCount: a small catalog keeps start-up cheap; tests that
 ///   need everyday queries to match thousands pass the default 20,000.
+/// - Parameter network: by default `.testing`, whose timeouts a loaded
+///   machine does not outlast.
 public func withSandboxSession<T>(
     isolation: isolated (any Actor)? = #isolation,
     photoCount: Int = 3_000,
-    network networkConfiguration: NetworkManager.Configuration = .init(),
+    network networkConfiguration: NetworkManager.Configuration = .testing,
     configure: (inout SandboxConfiguration) -> Void = { _ in },
     _ body: (SandboxServer, NetworkManager) async throws -> T
 ) async throws -> T {
@@ -29,6 +31,19 @@ public func withSandboxSession<T>(
         await network.shutdown()
         await server.shutdown()
         throw error
+    }
+}
+
+extension NetworkManager.Configuration {
+    /// The defaults, but with a 60 s idle timeout and a 5-minute deadline:
+    /// the app's 5 s and 60 s suit a real network, while a busy CI machine
+    /// can stall a healthy loopback transfer longer, and tests throttle
+    /// images to ~30 s. Tests of stalls set their own.
+    public static var testing: Self {
+        var configuration = Self()
+        configuration.idleTimeout = .seconds(60)
+        configuration.requestTimeout = .seconds(300)
+        return configuration
     }
 }
 

@@ -75,7 +75,9 @@ extension EndToEnd {
         /// `search --json` interrupted (SIGINT, as Ctrl-C sends) mid-listing:
         /// what it wrote ends on a whole line, and every line is whole JSON.
         @Test func searchJSONCutBySIGINTEndsOnAWholeLine() async throws {
-            try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(60))) { sandbox in
+            // 500 ms a page: after the third page ~18 s of listing remain, time
+            // a busy machine needs to get the signal there before the end.
+            try await SandboxHarness.with(sandboxConfiguration(latency: .milliseconds(500))) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox)
                 let process = try ProcessRunner.start(
                     try Binaries.flickr,

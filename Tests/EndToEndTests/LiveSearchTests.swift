@@ -56,8 +56,9 @@ extension EndToEnd {
 
         @Test func aChangeAbortsTheSearchInFlightAndEnterStillWorksOnASlowServer() async throws {
             // Answers trickle out (a search's JSON takes seconds), so an
-            // abort lands mid-body, where the sandbox can see it.
-            try await SandboxHarness.with(sandboxConfiguration(throttleKBps: 3)) { sandbox in
+            // abort lands mid-body, where the sandbox can see it. 1 KiB/s,
+            // the slowest there is: a page's ~5 KB takes ~5 s.
+            try await SandboxHarness.with(sandboxConfiguration(throttleKBps: 1)) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox)
                 let process = try app.launch(["--layout", "list"], live: true)
                 try await process.waitForFirstListing()

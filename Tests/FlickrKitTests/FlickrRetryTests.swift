@@ -97,7 +97,7 @@ import Testing
     /// can also outlast the short idle timeout and be asked for once more,
     /// so the count is at least two, not exactly two.)
     @Test func stalledResponseIsRetried() async throws {
-        try await withProvider([.headThenSilence(contentLength: 500)], idleTimeout: .seconds(1)) { provider, server, _ in
+        try await withProvider([.headThenSilence(contentLength: 500)], idleTimeout: .seconds(3)) { provider, server, _ in
             let page = try await provider.recent(page: 1, perPage: 1)
             #expect(page.photos.count == 1)
             #expect(server.requests.count >= 2)

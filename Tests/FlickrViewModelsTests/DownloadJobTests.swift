@@ -14,10 +14,17 @@ import Testing
     /// Remembers what the job reported.
     final class RecordingReporter: DownloadReporter {
         private let log = NIOLockedValueBox<[String]>([])
+        /// Called after each page started, on the job's task.
+        private let onPageStarted: @Sendable () -> Void
         var events: [String] { log.withLockedValue { $0 } }
+
+        init(onPageStarted: @escaping @Sendable () -> Void = {}) {
+            self.onPageStarted = onPageStarted
+        }
 
         func pageStarted(_ number: Int, of last: Int, photos: Int, tally: DownloadTally) {
             log.withLockedValue { $0.append("page \(number)/\(last): \(photos)") }
+            onPageStarted()
         }
 
         func imageSettled(tally: DownloadTally, failure: String?) {
@@ -31,14 +38,13 @@ import Testing
 
     private func run(
         pages: Int, perPage: Int = 10, folder: URL, configure: (inout SandboxConfiguration) -> Void = { _ in },
-        before: (DownloadJob) -> Void = { _ in }
+        reporter: RecordingReporter = RecordingReporter(), before: (DownloadJob) -> Void = { _ in }
     ) async throws -> (DownloadJob.Result, RecordingReporter) {
         try await withSandboxSession(photoCount: 500, configure: configure) { server, network in
             let provider = FlickrProvider(
                 apiKey: "sandbox", endpoint: server.restURL, imageHost: server.baseURL,
                 network: network, displayName: "sandbox")
             let pipeline = ImageDownloadManager(fetcher: network)
-            let reporter = RecordingReporter()
             let job = DownloadJob(
                 request: .init(query: .typed("kittens"), pages: pages, perPage: perPage, size: .square150, folder: folder, concurrency: 4,
                     sidecars: false),
@@ -94,11 +100,14 @@ import Testing
 
     @Test func cancellingEndsTheJobAndSaysSo() async throws {
         let directory = try TemporaryDirectory()
-        let (result, _) = try await run(pages: 3, folder: directory.url, configure: { $0.throttleKBps = 4 }) { job in
-            Task {
-                try? await Task.sleep(for: .milliseconds(200))
-                job.cancel()
-            }
+        // Cancels as page 1 starts, whatever the machine's speed: a fixed
+        // delay could outlast the whole job.
+        let job = NIOLockedValueBox<DownloadJob?>(nil)
+        let reporter = RecordingReporter { job.withLockedValue { $0 }?.cancel() }
+        let (result, _) = try await run(
+            pages: 3, folder: directory.url, configure: { $0.throttleKBps = 4 }, reporter: reporter
+        ) { started in
+            job.withLockedValue { $0 = started }
         }
         #expect(result.cancelled)
         #expect(result.tally.downloaded < 30)

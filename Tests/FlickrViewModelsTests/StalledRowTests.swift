@@ -38,7 +38,7 @@ import Testing
                     [cell], watching: [cell], orQuietFor: .seconds(3_600), stalledAfter: .milliseconds(100))
             }
             defer { wait.cancel() }
-            try await eventually("the row stopped waiting", timeout: .seconds(30)) { outcome.late != nil }
+            try await eventually("the row stopped waiting") { outcome.late != nil }
             #expect(outcome.late?.map(\.number) == [1])
             #expect(!cell.state.value.isSettled, "the stalled cell is still loading")
         }

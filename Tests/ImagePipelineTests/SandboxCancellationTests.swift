@@ -10,8 +10,12 @@ import TestSupport
 /// bodies so that transfers are mid-body when requesters leave; the
 /// sandbox's own counters say whether a transfer was aborted.
 @Suite struct SandboxCancellationTests {
+    /// 1 KiB/s: a ~25 KB `.l` body takes ~25 s, the margin a busy machine
+    /// gets between the first byte and the cancel or join.
+    private static func throttle(_ configuration: inout SandboxConfiguration) { configuration.throttleKBps = 1 }
+
     @Test func onlyTheLastRequesterLeavingAbortsTheTransfer() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+        try await withSandboxPipeline(sandbox: Self.throttle) { server, _, pipeline in
             let url = sandboxImageURL(server, 3, .l)
             let recorders = (0..<3).map { _ in ImageEventRecorder() }
             let requests = recorders.map { pipeline.load(url, priority: .normal, onEvent: $0.handler) }
@@ -36,7 +40,7 @@ import TestSupport
     }
 
     @Test func noEventReachesARequestAfterItsCancelReturned() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+        try await withSandboxPipeline(sandbox: Self.throttle) { server, _, pipeline in
             let url = sandboxImageURL(server, 4, .l)
             let leaving = ImageEventRecorder()
             let staying = ImageEventRecorder()
@@ -56,7 +60,7 @@ import TestSupport
     }
 
     @Test func handlerMayCancelItsOwnRequestAndIsNeverCalledAgain() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+        try await withSandboxPipeline(sandbox: Self.throttle) { server, _, pipeline in
             let url = sandboxImageURL(server, 5, .l)
             /// The request (once `load` returned) and how many events arrived after it was cancelled.
             struct Box { var request: ImageRequest?; var cancelled = false; var lateEvents = 0 }
@@ -81,7 +85,7 @@ import TestSupport
     }
 
     @Test func joiningARunningTransferSharesItsBodyAndResult() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+        try await withSandboxPipeline(sandbox: Self.throttle) { server, _, pipeline in
             let url = sandboxImageURL(server, 6, .l)
             let first = ImageEventRecorder()
             let late = ImageEventRecorder()

@@ -17,17 +17,24 @@ import TestSupport
     @Test func twoRequestersMakeOneImageRequest() async throws {
         try await withSandboxPipeline(sandbox: { $0.latency = .milliseconds(100) }) { server, _, pipeline in
             let url = sandboxImageURL(server, 1)
-            async let first = pipeline.loadResult(url)
-            async let second = pipeline.loadResult(url)
-            let results = await [first, second]
-            for result in results { #expect((try? result.get())?.format == .jpeg) }
+            // Back to back on this thread (`load` joins synchronously): two
+            // tasks could start far enough apart for the second to find the
+            // image already in memory.
+            let first = ImageEventRecorder()
+            let second = ImageEventRecorder()
+            pipeline.load(url, priority: .normal, onEvent: first.handler)
+            pipeline.load(url, priority: .normal, onEvent: second.handler)
+            try await eventually(timeout: patience) { first.completion != nil && second.completion != nil }
+            for recorder in [first, second] { #expect((try? recorder.completion?.get())?.format == .jpeg) }
             #expect(server.stats().imageRequests == 1)
             #expect(pipeline.statistics().coalesced == 1)
         }
     }
 
     @Test func cancellingOneOfTwoRequestersLetsTheTransferFinishForTheOther() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 200 }) { server, _, pipeline in
+        // 1 KiB/s: the ~25 KB body takes ~25 s, so a busy machine has that
+        // long to cancel while the body is still arriving.
+        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 1 }) { server, _, pipeline in
             let url = sandboxImageURL(server, 2, .l)
             let kept = ImageEventRecorder()
             let dropped = ImageEventRecorder()
@@ -45,7 +52,8 @@ import TestSupport
     }
 
     @Test func cancellingBothRequestersAbortsTheTransferMidBody() async throws {
-        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 16 }) { server, _, pipeline in
+        // 1 KiB/s: still mid-body when the cancels come; the abort ends the test.
+        try await withSandboxPipeline(sandbox: { $0.throttleKBps = 1 }) { server, _, pipeline in
             let url = sandboxImageURL(server, 3, .l)
             let first = ImageEventRecorder()
             let second = ImageEventRecorder()
@@ -63,8 +71,9 @@ import TestSupport
     }
 
     @Test func cancelAllAbortsEveryTransferAndQueuedOnesNeverStart() async throws {
+        // 1 KiB/s: both transfers still mid-body at `cancelAll`.
         try await withSandboxPipeline(
-            sandbox: { $0.throttleKBps = 16 },
+            sandbox: { $0.throttleKBps = 1 },
             pipeline: { $0.maxConcurrentDownloads = 2 }
         ) { server, _, pipeline in
             let recorders = (0..<6).map { _ in ImageEventRecorder() }

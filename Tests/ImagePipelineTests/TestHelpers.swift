@@ -16,8 +16,9 @@ func testURL(_ name: String) -> URL {
 }
 
 /// How long a test waits for a condition before failing: a safety net, not
-/// a measurement (tests wait for conditions, never for durations).
-let patience: Duration = .seconds(30)
+/// a measurement (tests wait for conditions, never for durations). As long
+/// as `eventually`'s default: a busy CI machine can stall a test that long.
+let patience: Duration = .seconds(90)
 
 /// A manager over `fetcher` with quick retries and `concurrency` slots.
 func makePipeline(

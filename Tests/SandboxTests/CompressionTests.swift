@@ -129,15 +129,18 @@ import Testing
         }
     }
 
-    private func request(_ server: SandboxServer) -> String {
+    /// With `closing`, the server closes after the answer, so a reader can
+    /// wait for the close rather than guess how long a gap ends the body.
+    private func request(_ server: SandboxServer, closing: Bool = false) -> String {
         let url = server.openverse([("q", "beach")])
-        return "GET \(url.path)?\(url.query ?? "") HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n"
+        let connection = closing ? "Connection: close\r\n" : ""
+        return "GET \(url.path)?\(url.query ?? "") HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\(connection)\r\n"
     }
 
     @Test func stallAnnouncesTheCompressedLengthAndSendsNothing() async throws {
         // The length a healthy sandbox sends for the same call.
         let healthy = try await withSandbox { server, _ in
-            try await rawExchange(port: server.port, request(server), quiet: 1)
+            try await rawExchange(port: server.port, request(server, closing: true), quiet: 90)
         }
         #expect(healthy.head.lowercased().contains("content-encoding: gzip"))
         #expect(healthy.contentLength == healthy.body.count)
@@ -152,7 +155,7 @@ import Testing
 
     @Test func slowHeadersThenTheWholeCompressedAnswer() async throws {
         try await withSandbox(faulty(.slowHeaders)) { server, _ in
-            let exchange = try await rawExchange(port: server.port, request(server), quiet: 2)
+            let exchange = try await rawExchange(port: server.port, request(server, closing: true), quiet: 90)
             #expect(exchange.head.lowercased().contains("content-encoding: gzip"))
             #expect(exchange.contentLength == exchange.body.count)
             let json = try #require(gunzip(exchange.body))

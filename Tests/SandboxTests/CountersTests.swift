@@ -1,5 +1,6 @@
 import FlickrKit
 import Foundation
+import NIOConcurrencyHelpers
 import Sandbox
 import Testing
 import TestSupport
@@ -94,10 +95,16 @@ import TestSupport
     }
 
     @Test func clientCancellingMidBodyCountsAsAbortedAndLeavesNothingInFlight() async throws {
-        try await withSandbox { $0.throttleKBps = 16 } _: { server, network in
+        // 1 KiB/s: the ~25 KB body is still arriving when the cancel comes.
+        try await withSandbox { $0.throttleKBps = 1 } _: { server, network in
             let url = server.imageURL(server.catalog.photo(at: 0), .l)
-            let download = Task { try await network.get(url) }
-            try await eventually("the image transfer started") { server.stats().imageBytes > 0 }
+            let announced = NIOLockedValueBox<Int?>(nil)
+            let download = Task {
+                try await network.get(url, progress: { _, expected in announced.withLockedValue { $0 = expected } })
+            }
+            try await eventually("the image transfer started") {
+                server.stats().imageBytes > 0 && announced.withLockedValue { $0 } != nil
+            }
             #expect(server.stats().inFlight == 1)
             download.cancel()
             _ = await download.result
@@ -108,7 +115,8 @@ import TestSupport
             let record = try #require(server.requestLog().last)
             #expect(record.aborted)
             #expect(record.bytesSent > 0)
-            let full = try await network.get(url).body.count
+            // The announced length, not a second throttled download.
+            let full = try #require(announced.withLockedValue { $0 })
             #expect(record.bytesSent < full)
         }
     }

@@ -32,7 +32,7 @@ func http(
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: formEncoded(form)))
     }
-    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+    let response = try await HTTPClient.shared.execute(request, timeout: .seconds(90))
     let body = try await response.body.collect(upTo: 64 << 20)
     return HTTPAnswer(status: Int(response.status.code), headers: response.headers, body: Data(body.readableBytesView))
 }

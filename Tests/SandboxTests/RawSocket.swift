@@ -22,7 +22,7 @@ struct RawExchange {
 /// (waiting up to `headTimeout` seconds between bytes), then reads body bytes until the server closes or
 /// sends nothing for `quiet` seconds, and closes the socket: a client that
 /// gives up.
-func rawExchange(port: Int, _ request: String, quiet: Double, headTimeout: Double = 20) async throws -> RawExchange {
+func rawExchange(port: Int, _ request: String, quiet: Double, headTimeout: Double = 90) async throws -> RawExchange {
     try await onOwnThread {
         let socket = try connectedLoopbackSocket(port: port, sending: request)
         defer { close(socket) }

@@ -102,7 +102,7 @@ func rawHTTPBytes(port: Int, _ request: String) async throws -> [UInt8] {
     try await onOwnThread {
         let socket = try connectedLoopbackSocket(port: port, sending: request)
         defer { close(socket) }
-        setReceiveTimeout(socket, seconds: 20)
+        setReceiveTimeout(socket, seconds: 90)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {

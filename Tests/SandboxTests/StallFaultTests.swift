@@ -54,7 +54,8 @@ import Testing
         let server = try await SandboxServer.start(configuration)
         let path = server.catalog.photo(at: 0).imagePath(.t)
         let clients = (0..<3).map { _ in
-            Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 30) }
+            // Only the shutdown may end these reads: no quiet period a busy machine outlasts.
+            Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 600) }
         }
         try await eventually("three stalled responses") {
             server.requestLog().filter { $0.status == 200 }.count == 3 && server.stats().inFlight == 3
@@ -130,7 +131,7 @@ import Testing
         configuration.faults.slowHeadersDelay = .seconds(600)
         let server = try await SandboxServer.start(configuration)
         let path = server.catalog.photo(at: 0).imagePath(.t)
-        let client = Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 30) }
+        let client = Task { try await rawExchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n", quiet: 600) }
         try await eventually("the request arrived") { server.stats().inFlight == 1 }
         await server.shutdown()
         _ = await client.result

@@ -17,7 +17,7 @@ struct PTYProcessTests {
 
     @Test func controlCKillsAForegroundProgramWithSIGINT() async throws {
         // exec so that sleep itself is the session's foreground process.
-        let process = try PTYProcess(executable: "/bin/sh", arguments: ["-c", "echo ready; exec sleep 30"])
+        let process = try PTYProcess(executable: "/bin/sh", arguments: ["-c", "echo ready; exec sleep 600"])
         try await process.waitFor(text: "ready")
         // The shell may still be exec'ing; wait until sleep is the program running.
         try await waitUntilExecutableIs("sleep", pid: process.pid)

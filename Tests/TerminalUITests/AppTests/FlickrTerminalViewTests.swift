@@ -38,7 +38,7 @@ import Testing
 
     private func waitFor(_ terminal: RecordingTerminal, _ text: String) async throws {
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(20)
+        let deadline = clock.now + .seconds(90)
         while !terminal.output.contains(text) {
             guard clock.now < deadline else {
                 Issue.record("no \"\(text)\" in output:\n\(terminal.output)")
@@ -96,7 +96,14 @@ import Testing
     }
 
     @Test func controlCCancelsPendingDownloadsAndOtherwiseExplains() async throws {
-        try await withView({ $0.throttleKBps = 2 }) { _, terminal, viewModel, _ in
+        // Images send their head, then nothing until the client leaves: the
+        // downloads stay pending until Ctrl-C, however slow the machine.
+        let stalledImages: (inout SandboxConfiguration) -> Void = {
+            $0.faults.rate = 1
+            $0.faults.kind = .stall
+            $0.faults.scope = .images
+        }
+        try await withView(stalledImages) { _, terminal, viewModel, _ in
             terminal.type("beach")
             try await waitFor(terminal, "“beach” · page 1 of")
             #expect(viewModel.hasPendingWork)

@@ -11,9 +11,11 @@ extension ReadlineTerminalTests {
         let pty = try PseudoTerminal()
         defer { pty.close() }
         let child = pty.child
-        // Long enough for the typed keys to arrive while the probe reads;
-        // the pretend terminal answers only after the deadline.
-        let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "1000"]
+        // Long enough for the typed keys to arrive while the probe reads (the
+        // most the probe allows: with 1 s a busy machine typed them after it,
+        // into the restored cooked mode); the pretend terminal answers only
+        // after the deadline.
+        let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "5000"]
         let probe = Task.detached { TerminalProbe.run(environment: environment, input: child, output: child) }
         try await eventually("the probe's DA1 query") { pty.output.contains("\u{1B}[c") }
         pty.type("kit")

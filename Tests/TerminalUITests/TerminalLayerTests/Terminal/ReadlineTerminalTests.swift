@@ -348,6 +348,8 @@ import TestSupport
             }
             pty.type("/quit\r")
             #expect(await poll { events.lines == ["/quit"] })
+            #expect(await poll { pty.visibleLines.contains("bye") })
+            // A prompt drawn after stop would come right after `bye`: give it a moment to show.
             try await Task.sleep(for: .milliseconds(100))
             #expect(pty.visibleLines.suffix(2) == ["> /quit", "bye"], "\(pty.visibleLines) \(pty.output.debugDescription)")
             terminal.print("after stop")

@@ -43,7 +43,8 @@ struct TerminalProbeTests {
         }.value)
         #expect(!result.answered)
         #expect(!result.kittyGraphics)
-        #expect(pty.output.contains("\u{1B}[?2026$p"))
+        // The reader thread copies the pty's output a moment later.
+        #expect(await poll { pty.output.contains("\u{1B}[?2026$p") })
         #expect(Self.localModes(pty.child) == before)
     }
 
