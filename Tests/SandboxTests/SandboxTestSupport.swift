@@ -126,7 +126,9 @@ func splitResponse(_ raw: [UInt8]) -> (head: String, body: ArraySlice<UInt8>)? {
 /// A TCP socket connected to 127.0.0.1:`port` that has sent `request`.
 /// The caller closes it.
 func connectedLoopbackSocket(port: Int, sending request: String) throws -> Int32 {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    // Close-on-exec: a child another test forks meanwhile would otherwise
+    // hold this end open past `close`, and the server would not see us leave.
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw TestFailure("socket() failed") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -176,27 +176,6 @@ func screenShowsLabel(_ screen: TerminalScreen, number: Int, title: String, belo
     return lines.contains { lineShowsLabel($0, number: number, title: title) }
 }
 
-/// A loopback port with nothing listening (bound, then released).
-func closedLoopbackPort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw POSIXError(.EMFILE) }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) }
-    }
-    guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
-    let named = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-    }
-    guard named == 0 else { throw POSIXError(.EINVAL) }
-    return Int(UInt16(bigEndian: address.sin_port))
-}
-
 /// Every escape sequence in `bytes`, as text (for example `ESC[2K`, `ESC]52;…`).
 func escapeSequences(in bytes: [UInt8]) -> [String] {
     var sequences: [String] = []

@@ -5,6 +5,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import Testing
+import TestSupport
 @testable import FlickrKit
 @testable import ShutterstockService
 @testable import Networking
