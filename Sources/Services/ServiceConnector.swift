@@ -19,23 +19,28 @@ public struct ServiceChoice: Sendable {
         self.perPage = perPage
     }
 
-    /// Why this choice cannot be connected, in a sentence, as far as the
-    /// registry can tell before anything starts; `nil` when it can.
-    public func problem(in registry: ProviderRegistry) -> String? {
+    /// The chosen service's entry, once the choice is checked as far as the
+    /// registry can tell before anything starts.
+    ///
+    /// - Throws: `ServiceSetupError` with a sentence: an unknown service, a
+    ///   page size it never accepts, an address that is not http(s), or an
+    ///   API key for a service that takes none.
+    public func descriptor(in registry: ProviderRegistry) throws(ServiceSetupError) -> ProviderDescriptor {
         guard let descriptor = registry.descriptor(id: provider) else {
-            return "Unknown --provider “\(provider)”: use \(registry.idList)."
+            throw ServiceSetupError("Unknown --provider “\(provider)”: use \(registry.idList).")
         }
         let range = descriptor.perPageRange
         if let perPage, !range.contains(perPage) {
-            return "--per-page must be between \(range.lowerBound) and \(range.upperBound) on \(descriptor.service.name) (got \(perPage))."
+            throw ServiceSetupError(
+                "--per-page must be between \(range.lowerBound) and \(range.upperBound) on \(descriptor.service.name) (got \(perPage)).")
         }
         if let apiURL, ServiceConnector.webURL(apiURL) == nil {
-            return "--api-url must be an http or https URL (got “\(ResponseExcerpt.make(apiURL, limit: 60))”)."
+            throw ServiceSetupError("--api-url must be an http or https URL (got “\(ResponseExcerpt.make(apiURL, limit: 60))”).")
         }
         if apiKey != nil, !descriptor.takesAPIKey {
-            return "--api-key is not \(descriptor.service.name)'s setting. \(descriptor.credentialHint)"
+            throw ServiceSetupError("--api-key is not \(descriptor.service.name)'s setting. \(descriptor.credentialHint)")
         }
-        return nil
+        return descriptor
     }
 }
 
@@ -62,8 +67,7 @@ public enum ServiceConnector {
         alsoOthers: Bool = false,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws(ServiceSetupError) -> ServiceConnection {
-        if let problem = choice.problem(in: registry) { throw ServiceSetupError(problem) }
-        guard let chosen = registry.descriptor(id: choice.provider) else { throw ServiceSetupError(registry.idList) }
+        let chosen = try choice.descriptor(in: registry)
         let network = NetworkManager()
         let notices = ServiceNotices()
         let sandbox = EmbeddedSandbox()

@@ -31,7 +31,11 @@ struct ProviderOptions: ParsableArguments {
     var choice: ServiceChoice { ServiceChoice(provider: provider, apiKey: apiKey, apiURL: apiURL, perPage: perPage) }
 
     func validate() throws {
-        if let problem = choice.problem(in: Self.registry) { throw ValidationError(problem) }
+        do {
+            _ = try choice.descriptor(in: Self.registry)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// Connects to the chosen service (and, with `alsoOthers`, the others
