@@ -35,7 +35,7 @@ import Testing
         ([], nil, nil, "Give some words to search for."),
         (["license:nonsense"], nil, nil, nil),
     ] as [([String], String?, String?, String?)])
-    func aMistakeIsASentenceBeforeAnyRequest(words: [String], user: String?, album: String?, message: String?) {
+    func aMistakeIsRefusedInASentence(words: [String], user: String?, album: String?, message: String?) {
         #expect {
             _ = try DownloadSource(words: words, user: user, album: album)
         } throws: { error in
