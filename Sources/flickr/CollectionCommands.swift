@@ -29,8 +29,8 @@ struct AlbumCommand: CollectionListingCommand {
         commandName: "album",
         abstract: "Print the photos of an album.",
         discussion: """
-            The album's link (flickr.com/photos/USER/albums/ID, /sets/ID) or its id. Output as \
-            `flickr search`; with --json the first line is {"collection":{…}} (kind, id, title, \
+            The album's link (flickr.com/photos/USER/albums/ID, /sets/ID) or its id; a gallery's or a \
+            group pool's link lists its photos the same way. Output as `flickr search`; with --json the first line is {"collection":{…}} (kind, id, title, \
             owner, owner_name, url), then one photo per line.
             """)
 

@@ -15,7 +15,7 @@ struct DownloadCommand: AsyncParsableCommand {
         abstract: "Download the images of a search, a person's photos or an album to a folder.",
         discussion: """
             What: words and filters (a search), --user NAME (a person's public photos; with words, \
-            a search within them) or --album URL|ID (an album, whole). \
+            a search within them) or --album URL|ID (an album, or a gallery or group pool by its link, whole). \
             Files are named {id}_{secret}_{suffix} with the extension of their format (.jpg, \
             .png, .gif, .webp), or as --name says: fields {id}, {title}, {owner} (the owner's \
             name), {date_taken} (2019-06-01_14-03-22), {index} (1-based, in the service's order) and \
@@ -47,7 +47,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A person's public photos: username, path alias, NSID or profile URL.", valueName: "name"))
     var user: String?
 
-    @Option(help: ArgumentHelp("An album's photos: its link or id.", valueName: "url|id"))
+    @Option(help: ArgumentHelp("An album's photos: its link or id (a gallery's or group pool's link works too).", valueName: "url|id"))
     var album: String?
 
     @Option(help: ArgumentHelp(

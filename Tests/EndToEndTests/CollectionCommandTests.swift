@@ -53,6 +53,33 @@ extension EndToEnd {
             }
         }
 
+        /// Any set of photos a link names is listed like an album; a link to
+        /// one photo is refused before anything is fetched for it.
+        @Test func aGalleryLinkIsListedAndAPhotoLinkIsRefused() async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
+                guard try await Self.serves("flickr.galleries.getPhotos", sandbox) else { return }
+                let gallery = try #require(sandbox.catalog.gallery(id: SandboxWellKnown.sunsetGalleryID))
+                let curator = try #require(sandbox.catalog.person(nsid: gallery.owner))
+                let app = try FlickrApp(sandbox: sandbox)
+                let link = "https://www.flickr.com/photos/\(curator.urlName)/galleries/\(gallery.id)/"
+                let listed = try await app.run(["album", link, "--json", "--per-page", "10"])
+                #expect(listed.status == .exited(0), "\(listed.transcript)")
+                let lines = try Self.jsonLines(listed.outputText)
+                let collection = try #require(lines.first?["collection"] as? [String: Any], "\(listed.transcript)")
+                #expect(collection["kind"] as? String == "gallery")
+                #expect(lines.count - 1 == min(10, gallery.photoIndexes.count), "\(listed.transcript)")
+
+                let photo = sandbox.catalog.photo(at: gallery.photoIndexes[0])
+                let photoLink = "https://www.flickr.com/photos/\(curator.urlName)/\(photo.id)/"
+                let before = try await sandbox.stats().restRequests
+                let refused = try await app.run(["album", photoLink])
+                #expect(refused.status == .exited(1), "\(refused.transcript)")
+                #expect(refused.errorText.contains("is a link to one photo, not to an album."), "\(refused.transcript)")
+                #expect(refused.outputText.isEmpty)
+                #expect(try await sandbox.stats().restRequests == before, "nothing is asked for a photo link")
+            }
+        }
+
         @Test func anAlbumThatDoesNotExistIsASentenceAndAFailure() async throws {
             try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
                 guard try await Self.serves("flickr.photosets.getPhotos", sandbox) else { return }

@@ -45,16 +45,17 @@ public enum CollectionChoice: Sendable, Equatable {
         }
     }
 
-    /// An album link is read by the provider and resolved; a bare id (letters
-    /// and digits) is resolved as an album of `owner`.
+    /// A link is read by the provider and resolved: an album's, or any other
+    /// set of photos a link names (a gallery, a group's pool, a person's
+    /// photos), which are paged the same way. A bare id (letters and digits)
+    /// is resolved as an album of `owner`.
     private static func album(_ text: String, owner: String?, at provider: any PhotoProvider) async throws -> PhotoCollection {
         let link: ProviderLink
         switch provider.readLink(text) {
-        case .link(.album(let id, let named)):
-            link = .album(id: id, owner: named)
-        case .link:
-            throw CollectionLookupError("\(SafeFileName.quoted(text)) is a \(provider.service.name) link, but not to an album; "
-                + "an album's link has /albums/ID in it.")
+        case .link(.photo):
+            throw CollectionLookupError("\(SafeFileName.quoted(text)) is a link to one photo, not to an album.")
+        case .link(let collection):
+            link = collection
         case .unsupported(let sentence):
             throw CollectionLookupError(sentence)
         case .notALink:
