@@ -87,7 +87,7 @@ public protocol PhotoProvider: Sendable {
 }
 
 /// A call the service behind a provider does not offer.
-public struct UnsupportedByProvider: Error, CustomStringConvertible {
+public struct UnsupportedByProvider: WordedError {
     public let description: String
 
     public init(_ description: String) {

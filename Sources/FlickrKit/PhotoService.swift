@@ -20,6 +20,10 @@ public struct PhotoService: Sendable, Hashable, CustomStringConvertible {
     public var description: String { id }
 }
 
-/// An error a provider has already worded for a person (what failed, why,
-/// what to do), with its secrets removed.
-public protocol ProviderError: Error, CustomStringConvertible {}
+/// An error already worded for a person (what failed, why, what to do):
+/// `userMessage(for:)` shows its description as it is.
+public protocol WordedError: Error, CustomStringConvertible {}
+
+/// An error a provider has already worded for a person, with its secrets
+/// removed.
+public protocol ProviderError: WordedError {}

@@ -17,11 +17,9 @@ public func userMessage(for error: any Error, redacting redactor: SecretRedactor
 
 private func rawUserMessage(for error: any Error) -> String {
     switch error {
-    case let error as any ProviderError:
+    case let error as any WordedError:
         return error.description
     case let error as NetworkError:
-        return error.description
-    case let error as UnsupportedByProvider:
         return error.description
     case is CancellationError:
         return NetworkError.cancelled.description

@@ -103,7 +103,7 @@ extension FlickrViewModel {
                 self.showAlbums(page, of: person)
             case .failure(let error):
                 if error is CancellationError { return }
-                self.noticeSource.value = .error((error as? CollectionLookupError)?.message ?? userMessage(for: error))
+                self.noticeSource.value = .error(userMessage(for: error))
             }
         }
     }

@@ -97,7 +97,7 @@ public struct ListingJob: Sendable {
 }
 
 /// Why a listing stopped, worded for a person.
-public struct ListingError: Error, CustomStringConvertible {
+public struct ListingError: WordedError {
     public let message: String
     public var description: String { message }
 }

@@ -140,7 +140,7 @@ func validated<T>(_ check: () throws(QueryError) -> T) throws -> T {
 }
 
 /// An error already worded for a person: printed as `error: …`, exit status 1.
-struct CommandFailure: Error, CustomStringConvertible {
+struct CommandFailure: WordedError {
     let message: String
     var description: String { message }
 
@@ -150,11 +150,6 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// The sentence `error` carries, or one made for it.
     init(_ error: any Error) {
-        switch error {
-        case let error as ListingError: message = error.message
-        case let error as CollectionLookupError: message = error.message
-        case let error as CommandFailure: message = error.message
-        default: message = userMessage(for: error)
-        }
+        message = userMessage(for: error)
     }
 }

@@ -74,7 +74,7 @@ public enum CollectionChoice: Sendable, Equatable {
 }
 
 /// Why a person's photos or an album cannot be listed, in a sentence.
-public struct CollectionLookupError: Error, CustomStringConvertible {
+public struct CollectionLookupError: WordedError {
     public let message: String
     public var description: String { message }
 
