@@ -17,8 +17,6 @@ final class ImageDiskCache: Sendable {
     static var fileExtension: String { kind.fileExtension }
 
     let store: DiskStore
-    var directory: URL { store.directory }
-    var sizeLimit: Int { store.sizeLimit }
     var trimTarget: Int { store.trimTarget }
 
     init(directory: URL, sizeLimit: Int, onFirstWriteFailure: (@Sendable (String) -> Void)? = nil) {
@@ -32,9 +30,7 @@ final class ImageDiskCache: Sendable {
 
     func data(for url: URL) -> Data? { store.data(for: url.absoluteString) }
     func store(_ data: Data, for url: URL) { store.store(data, for: url.absoluteString) }
-    func remove(_ url: URL) { store.remove(url.absoluteString) }
     func flush() async { await store.flush() }
-    func trim() { store.trim() }
     func diskUsage() -> Int { store.diskUsage() }
     func writeFailures() -> DiskStore.WriteFailures { store.writeFailures() }
 }

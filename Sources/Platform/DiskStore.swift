@@ -141,15 +141,6 @@ public final class DiskStore: Sendable {
         }
     }
 
-    /// Deletes `key`'s entry.
-    public func remove(_ key: String) {
-        let name = fileName(for: key)
-        state.withLockedValue { _ = $0.pending.removeValue(forKey: name) }
-        writes.async { [self] in
-            unlink(directoryPrefix + name)
-        }
-    }
-
     private func write(_ data: Data, key: String, name: String) {
         guard prepareDirectory() else { return }
         let entry = kind.entry.encode(key: key, data: data)
