@@ -19,6 +19,9 @@ struct FlickrCommand: AsyncParsableCommand {
             Providers (--provider, /provider):
             \(ProviderOptions.registry.descriptors.map { "  \($0.service.id): \($0.summary)." }.joined(separator: "\n"))
             """,
+        // The one version: Scripts/package reads it from the built binary for
+        // the package's Version: and the tarball's name.
+        version: "0.1.0",
         subcommands: [
             BrowseCommand.self, SearchCommand.self, RecentCommand.self, PhotostreamCommand.self, AlbumCommand.self,
             InfoCommand.self, DownloadCommand.self, SandboxCommand.self,
