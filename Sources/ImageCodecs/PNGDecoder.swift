@@ -113,19 +113,11 @@ enum PNGDecoder {
     /// libpng stops once it has the pixels, so a cut in that chunk alone
     /// would not show in the decode.
     ///
-    /// A non-interlaced file is read a row at a time, whatever its size;
-    /// an interlaced one is read whole, so it is refused above the ceiling.
+    /// Every row is read through one row's memory, whatever the size.
     static func validate(_ data: Data) throws(ImageDecodeError) {
-        let (width, height) = try dimensions(of: data)
-        if isInterlaced(data) {
-            guard DecodeBudget.pixelCount(width: width, height: height) <= DecodeBudget.ceilingPixels else {
-                throw .tooLarge(width: width, height: height)
-            }
-            _ = try decodeWhole(data)
-        } else {
-            try data.withImageBytes { raw throws(ImageDecodeError) in
-                try readRows(raw, factor: 0, output: nil, width: 0, height: 0)
-            }
+        _ = try dimensions(of: data)
+        try data.withImageBytes { raw throws(ImageDecodeError) in
+            try readRows(raw, factor: 0, output: nil, width: 0, height: 0)
         }
         guard data.suffix(trailer.count).elementsEqual(trailer) else { throw .damaged(.png, "no IEND chunk at the end") }
     }

@@ -40,22 +40,23 @@ enum WebPDecoder {
         }
     }
 
-    /// Decodes all of `data`: a lossy picture scaled to a few pixels (every
-    /// macroblock is still decoded), anything else whole within the ceiling.
+    /// Decodes all of `data` scaled to a few pixels (every block is still
+    /// decoded). A lossless picture is held whole inside libwebp, so it is
+    /// refused above the ceiling; libwebp's own buffers are touched only as
+    /// far as the data goes, so a short file claiming a big size costs
+    /// little.
     static func validate(_ data: Data) throws(ImageDecodeError) {
         try data.withImageBytes { raw throws(ImageDecodeError) in
             let features = try features(of: raw)
             let width = Int(features.width)
             let height = Int(features.height)
-            if isScalable(features) {
-                let factor = ImageShrinker.factor(width: width, height: height, fitting: (64, 64))
-                _ = try decodeScaled(raw, width: width, height: height, to: (width / factor, height / factor))
-            } else {
-                guard DecodeBudget.pixelCount(width: width, height: height) <= DecodeBudget.ceilingPixels else {
-                    throw .tooLarge(width: width, height: height)
-                }
-                _ = try decodeWhole(raw, width: width, height: height)
+            guard isScalable(features)
+                || DecodeBudget.pixelCount(width: width, height: height) <= DecodeBudget.ceilingPixels
+            else {
+                throw .tooLarge(width: width, height: height)
             }
+            let factor = ImageShrinker.factor(width: width, height: height, fitting: (64, 64))
+            _ = try decodeScaled(raw, width: width, height: height, to: (width / factor, height / factor))
         }
     }
 

@@ -106,6 +106,24 @@ import TestSupport
         try ImageDecoder.validate(data)
     }
 
+    /// Checking a download reads an interlaced PNG's passes through one row.
+    @Test func checkingAValidHugeInterlacedPNGKeepsNoWholeImage() throws {
+        let data = try HostileImages.blackPNG(side: 4096, interlaced: true)
+        let rise = try PeakMemory.rise { try ImageDecoder.validate(data) }
+        #expect(rise < Self.allowedRise, "peak rose by \(rise >> 20) MB")
+        #expect(throws: ImageDecodeError.self) { try ImageDecoder.validate(ImageSamples.truncated(data)) }
+    }
+
+    /// A lossless WebP claiming 4000×4000 is within the ceiling, so checking
+    /// it decodes; libwebp's buffer is touched only as far as the data goes.
+    @Test func checkingATinyLosslessWebPClaimingFourThousandSquareAllocatesNothingLarge() throws {
+        let data = HostileImages.losslessWebP(width: 4000, height: 4000)
+        let rise = try PeakMemory.rise {
+            #expect(throws: ImageDecodeError.self) { try ImageDecoder.validate(data) }
+        }
+        #expect(rise < Self.allowedRise, "peak rose by \(rise >> 20) MB")
+    }
+
     /// Thumbnails within the budget take the path they always took: decoded
     /// whole by their library and shrunk by a whole factor.
     @Test func normalThumbnailsDecodeAsBefore() throws {
@@ -166,13 +184,23 @@ enum HostileImages {
     }
 
     /// A valid 1-bit greyscale PNG, all black: tiny compressed, huge decoded.
-    static func blackPNG(side: Int) throws -> Data {
-        let raw = [UInt8](repeating: 0, count: side * (1 + (side + 7) / 8))
+    static func blackPNG(side: Int, interlaced: Bool = false) throws -> Data {
+        // Adam7's seven passes (first column and row, steps): each pass's
+        // rows are a filter byte and its pixels, 8 to a byte.
+        let passes = interlaced
+            ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+            : [(0, 0, 1, 1)]
+        let count = passes.reduce(0) { total, pass in
+            let columns = (side - pass.0 + pass.2 - 1) / pass.2
+            let rows = (side - pass.1 + pass.3 - 1) / pass.3
+            return total + rows * (1 + (columns + 7) / 8)
+        }
+        let raw = [UInt8](repeating: 0, count: count)
         var length = compressBound(UInt(raw.count))
         var compressed = [UInt8](repeating: 0, count: Int(length))
         let status = raw.withUnsafeBufferPointer { compress2(&compressed, &length, $0.baseAddress, UInt($0.count), 9) }
         try #require(status == Z_OK)
-        let ihdr = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [1, 0, 0, 0, 0]
+        let ihdr = bigEndian(UInt32(side)) + bigEndian(UInt32(side)) + [1, 0, 0, 0, interlaced ? 1 : 0]
         return Data(signature + chunk("IHDR", ihdr) + chunk("IDAT", Array(compressed.prefix(Int(length)))) + chunk("IEND", []))
     }
 

@@ -10,10 +10,11 @@
 /// (`out_width`×`out_height`×4 bytes, alpha-weighted colours), so a huge
 /// image costs one row and `out`, never its full size. Rows and columns past
 /// `out_height`×`factor` and `out_width`×`factor` are read and checked but
-/// not drawn. With `out` NULL every row is read and checked, nothing kept.
+/// not drawn. With `out` NULL every row (of every pass, when interlaced) is
+/// read and checked, nothing kept.
 ///
 /// Returns 1 on success; 0 with a reason in `message` (NUL-terminated)
-/// when libpng refuses the file or the image is interlaced.
+/// when libpng refuses the file, or it is interlaced and `out` is not NULL.
 int flickr_png_read_shrunk(const uint8_t *data, size_t size, uint32_t factor,
                            uint8_t *out, size_t out_width, size_t out_height,
                            char *message, size_t message_size);
