@@ -41,6 +41,8 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .target(name: "CPty"),
         .target(name: "CHeap"),
+        // libpng row by row (its errors longjmp, which Swift cannot catch).
+        .target(name: "CPNGRows", dependencies: ["CPNG"]),
 
         // Layers, bottom up.
         .target(name: "Platform", dependencies: [
@@ -82,7 +84,7 @@ let package = Package(
             "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
         ], swiftSettings: strict),
         // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
-        .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
+        .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CPNGRows", "CGIF", "CWebP"], swiftSettings: strict),
         .target(name: "ImagePipeline", dependencies: [
             "Networking", "Platform", "ImageCodecs",
             .product(name: "Collections", package: "swift-collections"),

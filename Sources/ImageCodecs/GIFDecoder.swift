@@ -1,51 +1,126 @@
 import CGIF
 import Foundation
 
-/// GIF decoding with giflib: the whole file is read (so a file cut short
-/// fails), and its first frame is drawn on the logical screen, transparent
-/// where the frame does not cover it or uses its transparent colour.
+/// GIF decoding with giflib, a record at a time: every frame's pixels are
+/// read through one row (so a file cut short fails, and a frame claiming a
+/// huge size costs one row, not its size), and the first frame is drawn on
+/// the logical screen, transparent where the frame does not cover it or
+/// uses its transparent colour. giflib cannot decode smaller, so a screen
+/// above the budget is refused before it is allocated.
 ///
 /// Thread-safe: each call opens its own `GifFileType` over the bytes.
 enum GIFDecoder {
     static func dimensions(of data: Data) throws(ImageDecodeError) -> (width: Int, height: Int) {
-        try withGIF(data, readAll: false) { gif throws(ImageDecodeError) in
+        try withGIF(data) { gif throws(ImageDecodeError) in
             try screenSize(gif)
         }
     }
 
-    static func decode(_ data: Data) throws(ImageDecodeError) -> DecodedImage {
-        try withGIF(data, readAll: true) { gif throws(ImageDecodeError) in
+    static func decode(_ data: Data, budget: Int = DecodeBudget.ceilingPixels) throws(ImageDecodeError) -> DecodedImage {
+        try withGIF(data) { gif throws(ImageDecodeError) in
             let (width, height) = try screenSize(gif)
-            guard gif.pointee.ImageCount > 0, let frame = gif.pointee.SavedImages?.pointee else {
-                throw .damaged(.gif, "no image in the file")
+            guard DecodeBudget.pixelCount(width: width, height: height) <= min(budget, DecodeBudget.ceilingPixels) else {
+                throw .tooLarge(width: width, height: height)
             }
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            var control = GraphicsControlBlock()
-            let transparent = DGifSavedExtensionToGCB(gif, 0, &control) == GIF_OK ? Int(control.TransparentColor) : -1
-            guard let map = frame.ImageDesc.ColorMap ?? gif.pointee.SColorMap, let colors = map.pointee.Colors,
-                  let raster = frame.RasterBits
-            else { throw .damaged(.gif, "no colour table") }
-            let colorCount = Int(map.pointee.ColorCount)
-            let description = frame.ImageDesc
-            let frameWidth = Int(description.Width)
-            let left = Int(description.Left)
-            let top = Int(description.Top)
-            // A frame may reach past the screen; only the part on it is drawn.
-            for y in 0..<Int(description.Height) where top + y >= 0 && top + y < height {
-                for x in 0..<frameWidth where left + x >= 0 && left + x < width {
-                    let index = Int(raster[y * frameWidth + x])
-                    guard index != transparent, index < colorCount else { continue }
-                    let color = colors[index]
-                    let offset = ((top + y) * width + left + x) * 4
-                    pixels[offset] = color.Red
-                    pixels[offset + 1] = color.Green
-                    pixels[offset + 2] = color.Blue
-                    pixels[offset + 3] = 255
-                }
+            try pixels.withUnsafeMutableBufferPointer { screen throws(ImageDecodeError) in
+                try readFrames(gif, drawingFirstOn: Canvas(pixels: screen, width: width, height: height))
             }
             return DecodedImage(
                 width: width, height: height, rgba: pixels,
                 sourceWidth: width, sourceHeight: height, format: .gif)
+        }
+    }
+
+    /// Reads every frame to the end without drawing any.
+    static func validate(_ data: Data) throws(ImageDecodeError) {
+        try withGIF(data) { gif throws(ImageDecodeError) in
+            _ = try screenSize(gif)
+            try readFrames(gif, drawingFirstOn: nil)
+        }
+    }
+
+    /// The screen the first frame is drawn on.
+    private struct Canvas {
+        var pixels: UnsafeMutableBufferPointer<UInt8>
+        var width: Int
+        var height: Int
+    }
+
+    /// Walks the records to the end; the first frame's rows go onto `canvas`
+    /// with the transparent colour of the control block before it.
+    private static func readFrames(
+        _ gif: UnsafeMutablePointer<GifFileType>, drawingFirstOn canvas: Canvas?
+    ) throws(ImageDecodeError) {
+        var record = UNDEFINED_RECORD_TYPE
+        var frames = 0
+        var transparent = -1
+        while record != TERMINATE_RECORD_TYPE {
+            guard DGifGetRecordType(gif, &record) == GIF_OK else { throw .damaged(.gif, reason(gif.pointee.Error)) }
+            switch record {
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(gif) == GIF_OK else { throw .damaged(.gif, reason(gif.pointee.Error)) }
+                try readFrame(gif, onto: frames == 0 ? canvas : nil, transparent: transparent)
+                frames += 1
+            case EXTENSION_RECORD_TYPE:
+                var code: Int32 = 0
+                var block: UnsafeMutablePointer<GifByteType>?
+                guard DGifGetExtension(gif, &code, &block) == GIF_OK else { throw .damaged(.gif, reason(gif.pointee.Error)) }
+                if frames == 0, code == GRAPHICS_EXT_FUNC_CODE, let block {
+                    var control = GraphicsControlBlock()
+                    if DGifExtensionToGCB(Int(block[0]), block + 1, &control) == GIF_OK {
+                        transparent = Int(control.TransparentColor)
+                    }
+                }
+                while block != nil {
+                    guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw .damaged(.gif, reason(gif.pointee.Error)) }
+                }
+            default:
+                break
+            }
+        }
+        guard frames > 0 else { throw .damaged(.gif, "no image in the file") }
+    }
+
+    /// Adam7's cousin: an interlaced GIF frame sends rows 0, 8, 16…, then
+    /// 4, 12…, then 2, 6…, then 1, 3….
+    private static let interlacePasses: [(start: Int, step: Int)] = [(0, 8), (4, 8), (2, 4), (1, 2)]
+
+    /// Reads one frame's rows (the frame may be any size the header says:
+    /// only a row is held) and draws the part on the screen.
+    private static func readFrame(
+        _ gif: UnsafeMutablePointer<GifFileType>, onto canvas: Canvas?, transparent: Int
+    ) throws(ImageDecodeError) {
+        let description = gif.pointee.Image
+        let frameWidth = Int(description.Width)
+        let frameHeight = Int(description.Height)
+        guard frameWidth > 0, frameHeight > 0 else { throw .damaged(.gif, "a frame with no size") }
+        let map = description.ColorMap ?? gif.pointee.SColorMap
+        if canvas != nil, map?.pointee.Colors == nil { throw .damaged(.gif, "no colour table") }
+        var rowOrder: [Int] = []
+        if description.Interlace, canvas != nil {
+            for pass in interlacePasses { rowOrder += Array(stride(from: pass.start, to: frameHeight, by: pass.step)) }
+        }
+        var row = [GifPixelType](repeating: 0, count: frameWidth)
+        for line in 0..<frameHeight {
+            let status = row.withUnsafeMutableBufferPointer { DGifGetLine(gif, $0.baseAddress, Int32(frameWidth)) }
+            guard status == GIF_OK else { throw .damaged(.gif, reason(gif.pointee.Error)) }
+            guard let canvas, let map, let colors = map.pointee.Colors else { continue }
+            let y = Int(description.Top) + (rowOrder.isEmpty ? line : rowOrder[line])
+            guard y >= 0, y < canvas.height else { continue }
+            let colorCount = Int(map.pointee.ColorCount)
+            let left = Int(description.Left)
+            // A frame may reach past the screen; only the part on it is drawn.
+            for x in 0..<frameWidth where left + x >= 0 && left + x < canvas.width {
+                let index = Int(row[x])
+                guard index != transparent, index < colorCount else { continue }
+                let color = colors[index]
+                let offset = (y * canvas.width + left + x) * 4
+                canvas.pixels[offset] = color.Red
+                canvas.pixels[offset + 1] = color.Green
+                canvas.pixels[offset + 2] = color.Blue
+                canvas.pixels[offset + 3] = 255
+            }
         }
     }
 
@@ -54,7 +129,9 @@ enum GIFDecoder {
         let width = Int(gif.pointee.SWidth)
         let height = Int(gif.pointee.SHeight)
         guard width > 0, height > 0 else { throw .damaged(.gif, "no image dimensions") }
-        guard width * height <= JPEGDecoder.maxPixels else { throw .tooLarge(width: width, height: height) }
+        guard DecodeBudget.pixelCount(width: width, height: height) <= JPEGDecoder.maxPixels else {
+            throw .tooLarge(width: width, height: height)
+        }
         return (width, height)
     }
 
@@ -64,10 +141,10 @@ enum GIFDecoder {
         var offset = 0
     }
 
-    /// Opens the bytes with a memory reader, reads every record when
-    /// `readAll` (all frames: a file cut anywhere fails), and closes.
+    /// Opens the bytes with a memory reader (which reads the screen
+    /// descriptor), runs `body`, and closes.
     private static func withGIF<Result>(
-        _ data: Data, readAll: Bool,
+        _ data: Data,
         _ body: (UnsafeMutablePointer<GifFileType>) throws(ImageDecodeError) -> Result
     ) throws(ImageDecodeError) -> Result {
         let outcome: Swift.Result<Result, ImageDecodeError> = data.withUnsafeBytes { raw in
@@ -88,7 +165,6 @@ enum GIFDecoder {
                 }
                 defer { DGifCloseFile(gif, &status) }
                 do throws(ImageDecodeError) {
-                    if readAll, DGifSlurp(gif) != GIF_OK { throw .damaged(.gif, reason(gif.pointee.Error)) }
                     return .success(try body(gif))
                 } catch {
                     return .failure(error)

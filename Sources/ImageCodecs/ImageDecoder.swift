@@ -18,27 +18,31 @@ public enum ImageDecoder {
     /// Decodes `data` to RGBA; `DecodedImage.format` says what it was.
     ///
     /// - Parameter fitting: the box (in pixels) the image will be shown in.
-    ///   A JPEG is decoded at the smallest TurboJPEG scale that covers it;
-    ///   the other formats are decoded whole and then shrunk by a whole
-    ///   factor that still covers it, so the renderer never works on many
-    ///   times the pixels it shows. Never upscaled.
+    ///   A JPEG is decoded at the smallest TurboJPEG scale that covers it, a
+    ///   lossy WebP scaled by libwebp; a PNG, GIF or lossless WebP within
+    ///   `DecodeBudget.pixels(fitting:)` is decoded whole and shrunk by a
+    ///   whole factor that still covers it, a larger non-interlaced PNG is
+    ///   shrunk row by row as it is read, and the rest is refused as
+    ///   `.tooLarge` before anything is allocated. Never upscaled.
     public static func decode(
         _ data: Data, fitting: (width: Int, height: Int)? = nil
     ) throws(ImageDecodeError) -> DecodedImage {
-        let full: DecodedImage
+        let budget = DecodeBudget.pixels(fitting: fitting)
         switch try format(of: data) {
-        case .jpeg: return try JPEGDecoder.decode(data, fitting: fitting)
-        case .png: full = try PNGDecoder.decode(data)
-        case .gif: full = try GIFDecoder.decode(data)
-        case .webp: full = try WebPDecoder.decode(data)
+        case .jpeg: return try JPEGDecoder.decode(data, fitting: fitting, budget: budget)
+        case .png: return try PNGDecoder.decode(data, fitting: fitting, budget: budget)
+        case .gif: return ImageShrinker.shrink(try GIFDecoder.decode(data, budget: budget), fitting: fitting)
+        case .webp: return try WebPDecoder.decode(data, fitting: fitting, budget: budget)
         }
-        return ImageShrinker.shrink(full, fitting: fitting)
     }
 
     /// Checks that `data` is a whole image of one of the four formats: all
-    /// of it is decoded (a JPEG at 1/8 scale), so a file cut short, with a
-    /// hole in it or with a bad checksum is refused, not just one whose
-    /// first or last bytes are wrong.
+    /// of it is decoded (a JPEG at 1/8 scale, a lossy WebP scaled, a PNG and
+    /// every GIF frame a row at a time), so a file cut short, with a hole in
+    /// it or with a bad checksum is refused, not just one whose first or
+    /// last bytes are wrong. Nothing near the image's full size is
+    /// allocated except for a lossless WebP or an interlaced PNG, which are
+    /// refused above `DecodeBudget.ceilingPixels`.
     ///
     /// - Returns: the format.
     @discardableResult
@@ -47,8 +51,8 @@ public enum ImageDecoder {
         switch format {
         case .jpeg: try JPEGDecoder.validate(data)
         case .png: try PNGDecoder.validate(data)
-        case .gif: _ = try GIFDecoder.decode(data)
-        case .webp: _ = try WebPDecoder.decode(data)
+        case .gif: try GIFDecoder.validate(data)
+        case .webp: try WebPDecoder.validate(data)
         }
         return format
     }

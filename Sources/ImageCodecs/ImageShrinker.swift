@@ -5,12 +5,8 @@ enum ImageShrinker {
     /// `image` shrunk by the largest whole factor that keeps it covering
     /// `fitting` (its aspect kept), or `image` itself when that factor is 1.
     static func shrink(_ image: DecodedImage, fitting: (width: Int, height: Int)?) -> DecodedImage {
-        guard let fitting, fitting.width > 0, fitting.height > 0, image.width > 0, image.height > 0 else { return image }
-        let fit = min(Double(fitting.width) / Double(image.width), Double(fitting.height) / Double(image.height))
-        guard fit < 1 else { return image }
-        let neededWidth = Int((Double(image.width) * fit).rounded(.up))
-        let neededHeight = Int((Double(image.height) * fit).rounded(.up))
-        let factor = min(image.width / max(1, neededWidth), image.height / max(1, neededHeight))
+        guard image.width > 0, image.height > 0 else { return image }
+        let factor = factor(width: image.width, height: image.height, fitting: fitting)
         guard factor >= 2 else { return image }
         let width = image.width / factor
         let height = image.height / factor

@@ -69,8 +69,10 @@ public enum ImageDecodeError: Error, Sendable, Equatable, CustomStringConvertibl
 /// handles must not be shared between concurrent calls), created on first
 /// use and destroyed when the thread exits.
 public enum JPEGDecoder {
-    /// Largest pixel count we decode (64 Mpx ≈ 256 MB of RGBA); larger files
-    /// are refused rather than risking the process on one hostile image.
+    /// Largest pixel count a header may claim (64 Mpx): TurboJPEG scales
+    /// while decoding, so a large JPEG costs only its scaled pixels, but
+    /// larger claims are refused outright. The pixels kept are bounded by
+    /// `DecodeBudget`.
     public static let maxPixels = 64 << 20
 
     /// Width and height stored in the JPEG header, without decoding pixels.
@@ -88,13 +90,23 @@ public enum JPEGDecoder {
     ///   factor whose output still covers the fitted size, which is much
     ///   cheaper than decoding at full size and downscaling. Nil or a box
     ///   larger than the image: full size (never upscaled).
+    ///   When that would still be more than `budget` pixels, the largest
+    ///   smaller factor within it is used; when none is, the file is
+    ///   refused before any pixel is allocated.
     public static func decode(
-        _ data: Data, fitting: (width: Int, height: Int)? = nil
+        _ data: Data, fitting: (width: Int, height: Int)? = nil,
+        budget: Int = DecodeBudget.ceilingPixels
     ) throws(ImageDecodeError) -> DecodedImage {
         try withJPEGBytes(data) { handle, bytes throws(ImageDecodeError) in
             let header = try readHeader(handle: handle, bytes: bytes)
-            let factor = scalingFactor(
+            let wanted = scalingFactor(
                 width: header.width, height: header.height, fitting: fitting)
+            let within = reducingFactors.last {
+                $0.num * wanted.denom <= wanted.num * $0.denom
+                    && DecodeBudget.pixelCount(width: scaled(header.width, $0), height: scaled(header.height, $0))
+                        <= min(budget, DecodeBudget.ceilingPixels)
+            }
+            guard let factor = within else { throw .tooLarge(width: header.width, height: header.height) }
             let width = scaled(header.width, factor)
             let height = scaled(header.height, factor)
             var pixels = [UInt8](repeating: 0, count: width * height * 4)
@@ -207,7 +219,7 @@ public enum JPEGDecoder {
             throw classify(message: errorMessage(handle))
         }
         guard width > 0, height > 0 else { throw .corrupt("no image dimensions") }
-        guard Int(width) * Int(height) <= maxPixels else {
+        guard DecodeBudget.pixelCount(width: Int(width), height: Int(height)) <= maxPixels else {
             throw .tooLarge(width: Int(width), height: Int(height))
         }
         return Header(width: Int(width), height: Int(height))
