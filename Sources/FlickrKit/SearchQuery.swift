@@ -16,18 +16,28 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
     /// Words only: `input` is taken as search text, with no filters.
     /// `nil` when it holds no words.
     public init?(_ input: String) {
-        let words = input.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        let words = Self.words(input)
         guard !words.isEmpty else { return nil }
-        text = words.joined(separator: " ")
+        text = words
         filters = SearchFilters()
     }
 
     /// Text and filters; `nil` when both are empty.
     public init?(text: String, filters: SearchFilters) {
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline }).joined(separator: " ")
+        let words = Self.words(text)
         guard !words.isEmpty || !filters.isEmpty else { return nil }
         self.text = words
         self.filters = filters
+    }
+
+    /// `text`'s words joined by single spaces. Split at white-space
+    /// scalars, as the parser splits: a character that starts with a space
+    /// and carries a combining mark is a space and a word starting with the
+    /// mark, never one separator that swallows the mark (so a word cannot
+    /// turn into a filter word when typed back).
+    private static func words(_ text: String) -> String {
+        text.unicodeScalars.split(whereSeparator: \.properties.isWhitespace)
+            .map { String(String.UnicodeScalarView($0)) }.joined(separator: " ")
     }
 
     /// What a person typed, filters recognised: `nil` when it holds
@@ -55,9 +65,13 @@ public struct SearchQuery: Sendable, Hashable, CustomStringConvertible {
         return (quoted + filtered).joined(separator: " · ")
     }
 
-    /// As it would be typed again: text, then filters (for history).
+    /// As it would be typed again: text, then filters (for history); it
+    /// parses back to this query. Text with an unclosed quote goes last, as
+    /// that quote runs to the end of the line and would swallow the filters.
     public var typed: String {
-        ([text].filter { !$0.isEmpty } + filters.words).joined(separator: " ")
+        let quotes = text.unicodeScalars.filter { $0 == "\"" || $0 == "“" || $0 == "”" }.count
+        let words = [text].filter { !$0.isEmpty }
+        return (quotes % 2 == 0 ? words + filters.words : filters.words + words).joined(separator: " ")
     }
 }
 

@@ -32,6 +32,7 @@ struct FuzzTarget: Sendable {
     static let all: [FuzzTarget] = [
         FlickrTargets.json, FlickrTargets.jsonp, FlickrTargets.xml, FlickrTargets.details,
         FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.query, ProviderTargets.link,
+        ProviderTargets.retryAfter,
         TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
     ]
 

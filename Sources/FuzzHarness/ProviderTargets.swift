@@ -1,7 +1,9 @@
 import FlickrKit
-import FlickrService
+@testable import FlickrService
 import Foundation
-import OpenverseService
+import Networking
+@testable import OpenverseService
+import ShutterstockService
 
 /// Readers of the third provider's answers, and of the query people type.
 enum ProviderTargets {
@@ -28,12 +30,55 @@ enum ProviderTargets {
             .enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
     }, run: { data in
         let line = String(decoding: data, as: UTF8.self)
+        let query: SearchQuery
         do throws(QueryError) {
-            guard let query = try SearchQuery.parse(line) else { return }
-            let again = try SearchQuery.parse(query.typed)
-            require(again?.filters == query.filters, "filters changed when typed back: \(query.typed.debugDescription)")
+            guard let parsed = try SearchQuery.parse(line) else { return }
+            query = parsed
         } catch {
             FlickrTargets.requirePrintable(error.description)
+            return
+        }
+        // The round trip: what is printed (history, `/filter`) parses back to
+        // the same query, text and filters; a refusal here is a broken promise.
+        let typed = query.typed
+        let again: SearchQuery?
+        do throws(QueryError) {
+            again = try SearchQuery.parse(typed)
+        } catch {
+            fatalError("query: \(typed.debugDescription), printed from \(line.debugDescription), is refused: \(error)")
+        }
+        require(again == query, "query changed when typed back: \(line.debugDescription) → \(typed.debugDescription)")
+        let words = query.filters.words.joined(separator: " ")
+        if !words.isEmpty {
+            let filtersAgain = try? SearchQuery.parse(words)
+            require(filtersAgain?.filters == query.filters, "/filter words \(words.debugDescription) read back otherwise")
+        }
+        for word in query.filters.words where word.hasPrefix("near:") || word.hasPrefix("bbox:") {
+            require(!word.dropFirst(5).contains("e"), "a number with an exponent: \(word)")
+        }
+    })
+
+    /// Input: a `Retry-After` header, and the same text as Openverse's
+    /// throttle detail. Whatever it says, the wait is within the ceiling
+    /// and every sentence about it is worded without trapping.
+    static let retryAfter = FuzzTarget(name: "retry-after", seeds: {
+        ["120", "9223372036854775807", "99999999999999999999999999", "Wed, 21 Oct 2015 07:28:00 GMT",
+         "Fri, 31 Dec 9999 23:59:59 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "-5", "1e9"]
+            .enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
+    }, run: { data in
+        let text = String(decoding: data, as: UTF8.self)
+        let header = RetryPolicy.retryAfter(text, now: Date(timeIntervalSince1970: 1_700_000_000))
+        let throttle = OpenverseErrorBody.throttleWait(in: "Expected available in " + text)
+        for wait in [header, throttle].compactMap({ $0 }) {
+            require(wait >= .zero && wait <= ServerWait.ceiling, "wait \(wait) from \(text.debugDescription)")
+            let sentences = [
+                OpenverseError.rateLimited(retryAfter: wait, serverMessage: nil).description,
+                ShutterstockError.rateLimited(retryAfter: wait, serverMessage: nil).description,
+                NetworkError.retryLater(status: 429, after: wait, host: "h").description,
+            ]
+            for sentence in sentences { FlickrTargets.requirePrintable(sentence) }
+            require(RetryPolicy().delay(after: .retryAfter(wait), beforeRetry: 1).map { $0 <= .seconds(30) } ?? true,
+                    "a wait past the policy's limit would be slept")
         }
     })
 
@@ -49,7 +94,21 @@ enum ProviderTargets {
         func isWord(_ text: String) -> Bool {
             !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }
         }
-        switch FlickrLinkReader.read(line) {
+        let reading = FlickrLinkReader.read(line)
+        if case .link(let link) = reading {
+            // Only a line whose RFC 3986 host is Flickr's, with no user name
+            // or password, is a Flickr link; and the link prints as a line
+            // that reads back as the same link.
+            let address = LinkAddress(line)
+            require(address != nil && address?.userinfo == nil, "a link with userinfo or no address: \(line.debugDescription)")
+            let host = address?.host ?? ""
+            require(host.hasSuffix("flickr.com") || host.hasSuffix("flic.kr"), "host \(host.debugDescription)")
+            guard let printed = FlickrLinkReader.address(of: link) else {
+                fatalError("link: \(link) read from \(line.debugDescription) has no printed form")
+            }
+            require(FlickrLinkReader.read(printed) == reading, "\(line.debugDescription) → \(printed) reads back as \(FlickrLinkReader.read(printed))")
+        }
+        switch reading {
         case .notALink:
             break
         case .unsupported(let sentence):

@@ -79,10 +79,11 @@ public enum NetworkError: Error, Sendable, Equatable, CustomStringConvertible {
 
     private static func wait(_ after: Duration?) -> String {
         guard let after else { return "; try again in a little while" }
-        let seconds = Int(after.components.seconds) + (after.components.attoseconds > 0 ? 1 : 0)
+        let seconds = ServerWait.wholeSeconds(after)
         if seconds < 2 { return "; try again in a moment" }
         if seconds < 120 { return "; try again in \(seconds) seconds" }
-        return "; try again in about \((seconds + 59) / 60) minutes"
+        if after > ServerWait.longestNamed { return "; try again in more than a day" }
+        return "; try again in about \(ServerWait.phrase(after))"
     }
 
     private static func reason(_ status: Int) -> String? {

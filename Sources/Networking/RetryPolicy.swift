@@ -126,18 +126,15 @@ extension RetryPolicy {
     public static func retryAfter(_ value: String, now: Date = Date()) -> Duration? {
         // asctime pads the day with a space: collapse runs of spaces first.
         let text = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-        if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-            // Too many digits for an Int64 is still "a very long time".
-            return .seconds(Int64(text) ?? Int64(Int32.max))
-        }
+        // Any number of digits: a huge one is held to the ceiling, never overflows.
+        if let seconds = ServerWait.seconds(digits: text) { return seconds }
         for format in httpDateFormats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(identifier: "GMT")
             formatter.dateFormat = format
             if let date = formatter.date(from: text) {
-                let seconds = max(0, date.timeIntervalSince(now))
-                return .milliseconds(Int64((seconds * 1_000).rounded(.up)))
+                return ServerWait.seconds(date.timeIntervalSince(now))
             }
         }
         return nil

@@ -16,6 +16,8 @@ import Foundation
 /// (`api_key=…`, `Authorization: Bearer …`) are replaced too, whatever they hold.
 public struct SecretRedactor: Sendable {
     public static let placeholder = "[redacted]"
+    /// Secrets this long or longer are replaced even inside a word.
+    public static let shortestReplacedInsideWords = 8
 
     private let pattern: NSRegularExpression?
 
@@ -24,12 +26,19 @@ public struct SecretRedactor: Sendable {
         let secrets = Set(secrets.filter { !$0.isEmpty }).sorted {
             $0.unicodeScalars.count != $1.unicodeScalars.count ? $0.unicodeScalars.count > $1.unicodeScalars.count : $0 < $1
         }
-        var alternatives = secrets.map(Self.anySpelling)
+        // A short secret (a test's "id", a sandbox's "k") is also a piece of
+        // many words: it is replaced only where it stands whole, so
+        // "Invalid client" stays readable. A real key is long, and is
+        // replaced wherever it appears, inside a word too.
+        func isShort(_ secret: String) -> Bool { secret.unicodeScalars.count < Self.shortestReplacedInsideWords }
+        func whole(_ pattern: String) -> String { #"(?<![\p{L}\p{N}_])"# + pattern + #"(?![\p{L}\p{N}_])"# }
+        var alternatives = secrets.map { isShort($0) ? whole(Self.anySpelling(of: $0)) : Self.anySpelling(of: $0) }
         for secret in secrets {
             for other in secrets {
                 let pair = Data("\(secret):\(other)".utf8).base64EncodedString()
-                alternatives.append(NSRegularExpression.escapedPattern(for: pair))
-                alternatives.append(NSRegularExpression.escapedPattern(for: Self.urlSafe(pair)))
+                for spelling in [pair, Self.urlSafe(pair)].map(NSRegularExpression.escapedPattern(for:)) {
+                    alternatives.append(isShort(secret) && isShort(other) ? whole(spelling) : spelling)
+                }
             }
         }
         let credentialValues = [

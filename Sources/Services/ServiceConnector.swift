@@ -80,8 +80,10 @@ public enum ServiceConnector {
             // The service may accept less from this caller than the registry's range (Openverse without a token).
             let accepted = first.perPageRange
             if let perPage = choice.perPage, !accepted.contains(perPage) {
+                // When credentials would allow it, say which (Openverse's client id and secret).
+                let more = chosen.perPageRange.contains(perPage) ? " " + chosen.credentialHint : ""
                 throw ServiceSetupError(
-                    "\(first.displayName) accepts \(accepted.lowerBound)–\(accepted.upperBound) results per page here (got --per-page \(perPage)).")
+                    "\(first.displayName) accepts \(accepted.lowerBound)–\(accepted.upperBound) results per page here (got --per-page \(perPage)).\(more)")
             }
             var providers = [first]
             if alsoOthers {

@@ -45,7 +45,7 @@ import Testing
         #expect(parameters["min_upload_date"] == "1704067200")
         #expect(parameters["max_upload_date"] == "1706745599")
         #expect(parameters["tags"] == "red,blue" && parameters["tag_mode"] == "all")
-        #expect(parameters["lat"] == "48.85" && parameters["lon"] == "2.35" && parameters["radius"] == "3.0")
+        #expect(parameters["lat"] == "48.85" && parameters["lon"] == "2.35" && parameters["radius"] == "3")
         #expect(parameters["radius_units"] == "km")
         #expect(parameters["safe_search"] == "3" && parameters["content_type"] == "3")
         #expect(parameters["user_id"] == "12345678@N00")

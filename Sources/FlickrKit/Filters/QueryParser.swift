@@ -12,22 +12,73 @@ public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Turns what a person typed into a `SearchQuery`: words of the form
 /// `name:value` with a known filter name are filters, everything else is
 /// search text (`-word` excludes as before; `"license:x"` in quotes is text).
+///
+/// Printing and parsing are a round trip: `SearchQuery.typed` parses back
+/// to the same query. For that, words are split at white-space scalars
+/// (not characters, which can fuse a quote or space with a combining mark),
+/// a filter's value never holds a quote, and a filter named twice either
+/// merges (licences and tags are sets) or is refused.
 enum QueryParser {
     static func parse(_ input: String) throws(QueryError) -> (text: String, filters: SearchFilters) {
         var text: [String] = []
         var filters = SearchFilters()
+        var named: Set<FilterKind> = []
+        var tagMode: String?
         for token in tokens(input) {
-            guard !token.quoted, let colon = token.word.firstIndex(of: ":"),
-                  let kind = kind(named: token.word[..<colon])
+            let scalars = token.word.unicodeScalars
+            guard !token.quoted, let colon = scalars.firstIndex(of: ":"),
+                  let kind = kind(named: Substring(scalars[..<colon]))
             else {
                 text.append(token.word)
                 continue
             }
+            let name = String(scalars[..<colon]).lowercased()
             // `user:"Ana Souza"`: a quoted value may hold spaces.
-            let value = token.word[token.word.index(after: colon)...].trimmingCharacters(in: Self.quotes)[...]
-            try apply(kind, name: token.word[..<colon].lowercased(), value: value, to: &filters)
+            let value = String(scalars[scalars.index(after: colon)...])
+                .trimmingCharacters(in: Self.quotes)[...]
+            if name == "tags", ["all", "any"].contains(value.lowercased()) {
+                // The tag mode: `tags:all` (or `tags:any`), apart from the tags.
+                if let tagMode, tagMode != value.lowercased() {
+                    throw QueryError("tags:\(tagMode) and tags:\(value.lowercased()) contradict each other: keep one.")
+                }
+                tagMode = value.lowercased()
+                filters.allTags = value.lowercased() == "all"
+                continue
+            }
+            var single = SearchFilters()
+            try apply(kind, name: name, value: value, to: &single)
+            if named.contains(kind) {
+                filters = try merged(kind, name: name, filters, single)
+            } else {
+                filters = filters.merging(single)
+            }
+            named.insert(kind)
+        }
+        if let tagMode, filters.tags.isEmpty {
+            throw QueryError("tags:\(tagMode) says how to match tags, but no tag: was given. \(form(of: .tag))")
         }
         return (text.joined(separator: " "), filters)
+    }
+
+    /// A filter named a second time: licences and tags gather (each is a
+    /// set: any of them); any other filter twice is refused unless the
+    /// value is the same, as one of the two would be dropped.
+    private static func merged(
+        _ kind: FilterKind, name: String, _ filters: SearchFilters, _ again: SearchFilters
+    ) throws(QueryError) -> SearchFilters {
+        var merged = filters
+        switch kind {
+        case .license:
+            merged.licenses += again.licenses.filter { !filters.licenses.contains($0) }
+        case .tag:
+            merged.tags += again.tags.filter { !filters.tags.contains($0) }
+        default:
+            let combined = filters.merging(again)
+            guard combined == filters else {
+                throw QueryError("\(name): is given twice with different values; keep one. \(form(of: kind))")
+            }
+        }
+        return merged
     }
 
     /// `tags` is `tag`'s plural (`tags:all`); names are case-blind.
@@ -37,29 +88,39 @@ enum QueryParser {
     }
 
     private static let quotes = CharacterSet(charactersIn: "\"“”")
+    private static let quoteScalars: Set<Unicode.Scalar> = ["\"", "“", "”"]
 
     /// Words split at white space; a double-quoted run (straight or curly
     /// quotes) is one word. A word that starts with a quote is text, never a
-    /// filter; a filter's value may be quoted (`user:"Ana Souza"`).
+    /// filter; a filter's value may be quoted (`user:"Ana Souza"`). Scalars,
+    /// not characters: `"` and a combining mark after it are still a quote.
     private static func tokens(_ input: String) -> [(word: String, quoted: Bool)] {
         var tokens: [(word: String, quoted: Bool)] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var quoted = false
         var inQuotes = false
-        for character in input {
-            if character == "\"" || character == "“" || character == "”" {
+        for scalar in input.unicodeScalars {
+            if quoteScalars.contains(scalar) {
                 inQuotes.toggle()
                 if current.isEmpty { quoted = true }
-                current.append(character)
-            } else if character.isWhitespace && !inQuotes {
-                if !current.isEmpty { tokens.append((current, quoted)) }
-                (current, quoted) = ("", false)
+                current.append(scalar)
+            } else if scalar.properties.isWhitespace && !inQuotes {
+                if !current.isEmpty { tokens.append((String(current), quoted)) }
+                (current, quoted) = (String.UnicodeScalarView(), false)
             } else {
-                current.append(character)
+                current.append(scalar)
             }
         }
-        if !current.isEmpty { tokens.append((current, quoted)) }
+        if !current.isEmpty { tokens.append((String(current), quoted)) }
         return tokens
+    }
+
+    /// A value that holds a quote could not be typed back: the quote would
+    /// open a quoted run there.
+    private static func refuseQuotes(_ value: Substring, name: String, kind: FilterKind) throws(QueryError) {
+        if value.unicodeScalars.contains(where: quoteScalars.contains) {
+            throw QueryError("\(name): cannot hold a quotation mark inside its value. \(form(of: kind))")
+        }
     }
 
     private static func apply(
@@ -88,17 +149,17 @@ enum QueryParser {
             }
             if kind == .taken { filters.taken = range } else { filters.uploaded = range }
         case .user:
+            try refuseQuotes(value, name: name, kind: kind)
+            guard value.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
+                throw QueryError("\(name): needs a value. \(form(of: kind))")
+            }
             filters.user = String(value)
         case .tag:
-            if name == "tags", value.lowercased() == "all" {
-                filters.allTags = true
-            } else if name == "tags", value.lowercased() == "any" {
-                filters.allTags = false
-            } else {
-                let tags = value.split(separator: ",").map(String.init)
-                guard !tags.isEmpty else { throw QueryError(form(of: kind)) }
-                filters.tags = tags
-            }
+            try refuseQuotes(value, name: name, kind: kind)
+            var tags: [String] = []
+            for tag in value.split(separator: ",").map(String.init) where !tags.contains(tag) { tags.append(tag) }
+            guard !tags.isEmpty else { throw QueryError(form(of: kind)) }
+            filters.tags = tags
         case .near:
             guard let circle = geoCircle(value) else { throw QueryError("“\(excerpt(value))” is not a place. \(form(of: kind))") }
             filters.near = circle

@@ -78,9 +78,11 @@ public struct SearchFilters: Sendable, Hashable, Codable {
         return words
     }
 
-    /// A value as it must be typed: in quotes when it holds a space.
+    /// A value as it must be typed: in quotes when it holds a space (any
+    /// white-space scalar, as the parser splits words at them). Values
+    /// never hold quotes: the parser refuses them.
     private static func typed(_ value: String) -> String {
-        value.contains(where: \.isWhitespace) ? "\"\(value)\"" : value
+        value.unicodeScalars.contains(where: \.properties.isWhitespace) ? "\"\(value)\"" : value
     }
 
     /// The filters as a header shows them: `CC0, PDM · newest · taken 2020–2022`.
@@ -190,7 +192,7 @@ public struct GeoCircle: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     static func format(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
+        PlainDecimal.format(value)
     }
 }
 

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// The line must be one URL on Flickr's hosts (`flickr.com` and its
 /// `www.`, `m.` and `secure.` names, `flic.kr`, the static image hosts), with
-/// or without a scheme; search words never are. Query strings, fragments
+/// or without a scheme, and without a user name or password; search words
+/// never are. Query strings, fragments
 /// and trailing slashes do not matter. What the path means is decided by
 /// `routes`, one row per page shape, in order.
 public enum FlickrLinkReader {
@@ -35,19 +36,19 @@ public enum FlickrLinkReader {
     static let routes: [Route] = [
         // flic.kr/p/BASE58
         Route(site: .shortLinks) { path in
-            guard path.count == 2, path[0] == "p", let id = decodeBase58(path[1]) else { return nil }
+            guard path.count == 2, path[0] == "p", let id = decodeBase58(path[1]), isPhotoID(id) else { return nil }
             return .photo(id: id)
         },
         // live.staticflickr.com/SERVER/ID_SECRET[_SIZE].EXT
         Route(site: .images) { path in
             guard path.count >= 2, let name = path.last,
-                  let id = name.split(separator: "_").first, id.count < name.count, isNumber(id)
+                  let id = name.split(separator: "_").first, id.count < name.count, isPhotoID(id)
             else { return nil }
             return .photo(id: String(id))
         },
         // /photos/USER/ID/… (…/in/album-…, …/sizes/l/, …/lightbox/)
         Route(site: .flickr) { path in
-            guard path.count >= 3, path[0] == "photos", isUser(path[1]), isNumber(path[2]) else { return nil }
+            guard path.count >= 3, path[0] == "photos", isUser(path[1]), isPhotoID(path[2]) else { return nil }
             return .photo(id: path[2])
         },
         // /photos/USER/albums/ID, /photos/USER/sets/ID
@@ -85,31 +86,27 @@ public enum FlickrLinkReader {
     // MARK: - Pieces
 
     /// Which of Flickr's sites `text` is on and its path's segments; nil
-    /// when `text` is not one URL on one of them.
+    /// when `text` is not one URL on one of them. The line is taken apart
+    /// by RFC 3986 (`LinkAddress`), so the host is the one a browser would
+    /// visit: a link with a user name or password before `@`
+    /// (`https://www.flickr.com:443@evil.example/`) is never Flickr's.
     static func split(_ text: String) -> (Site, [String])? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, !trimmed.contains(where: \.isWhitespace) else { return nil }
-        var rest = Substring(trimmed)
-        for scheme in ["https://", "http://"] where rest.lowercased().hasPrefix(scheme) {
-            rest = rest.dropFirst(scheme.count)
-        }
-        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
-        let hostEnd = rest.firstIndex { "/?#".contains($0) } ?? rest.endIndex
-        var host = rest[..<hostEnd].lowercased()
-        if let colon = host.firstIndex(of: ":") { host = String(host[..<colon]) }
-        guard let site = site(of: host) else { return nil }
-        var path = rest[hostEnd...]
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        let segments = path.split(separator: "/").map { String($0).removingPercentEncoding ?? String($0) }
-        return (site, segments)
+        guard let address = LinkAddress(text), address.userinfo == nil, let site = site(of: address.host) else { return nil }
+        return (site, address.segments)
     }
 
+    /// Only Flickr's own names, exactly; the image hosts are any one-label
+    /// name under Flickr's image domains (`live.`, `farm1.`).
     private static func site(of host: String) -> Site? {
         switch host {
-        case "flickr.com", "www.flickr.com", "m.flickr.com", "secure.flickr.com": .flickr
-        case "flic.kr", "www.flic.kr": .shortLinks
+        case "flickr.com", "www.flickr.com", "m.flickr.com", "secure.flickr.com": return .flickr
+        case "flic.kr", "www.flic.kr": return .shortLinks
         default:
-            host.hasSuffix(".staticflickr.com") || host.hasSuffix(".static.flickr.com") ? .images : nil
+            for domain in [".staticflickr.com", ".static.flickr.com"] where host.hasSuffix(domain) {
+                let label = host.dropLast(domain.count)
+                if !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) { return .images }
+            }
+            return nil
         }
     }
 
@@ -121,6 +118,12 @@ public enum FlickrLinkReader {
 
     private static func isNumber<S: StringProtocol>(_ text: S) -> Bool {
         !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// A photo id as Flickr writes one: digits, no leading zero, within 64
+    /// bits (so every photo link has a short link that reads back the same).
+    private static func isPhotoID<S: StringProtocol>(_ text: S) -> Bool {
+        isNumber(text) && text.first != "0" && UInt64(text) != nil
     }
 
     /// Flickr's base 58 (no 0, O, I or l; lower case before upper case).
@@ -139,6 +142,41 @@ public enum FlickrLinkReader {
             value = sum
         }
         return value == 0 ? nil : String(value)
+    }
+
+    /// The short code for a photo id (the inverse of `decodeBase58`).
+    static func encodeBase58(_ id: UInt64) -> String {
+        var value = id
+        var code: [Character] = []
+        repeat {
+            code.append(base58Alphabet[Int(value % 58)])
+            value /= 58
+        } while value > 0
+        return String(code.reversed())
+    }
+
+    /// A link that reads back as `link`: the page Flickr would show for it
+    /// (a short link for a photo, whose owner the link does not keep); nil
+    /// for what no link of this reader names.
+    public static func address(of link: ProviderLink) -> String? {
+        switch link {
+        case .photo(let id):
+            guard isPhotoID(id), let number = UInt64(id) else { return nil }
+            return "https://flic.kr/p/\(encodeBase58(number))"
+        case .person(let user):
+            guard isUser(user) else { return nil }
+            return "https://www.flickr.com/photos/\(user)/"
+        case .album(let id, let owner?):
+            guard isUser(owner), isNumber(id) else { return nil }
+            return "https://www.flickr.com/photos/\(owner)/albums/\(id)"
+        case .album(_, nil):
+            return nil
+        case .gallery(let url):
+            return url.absoluteString
+        case .pool(let group):
+            guard isUser(group) else { return nil }
+            return "https://www.flickr.com/groups/\(group)/pool/"
+        }
     }
 }
 

@@ -130,7 +130,7 @@ extension FlickrProvider {
             listKey = "photoset"
             missing = [
                 1: "Flickr has no album “\(name)”, or it is private; check the link or the album's id.",
-                2: "Flickr has no user “\(Self.excerpt(collection.owner?.displayName ?? ""))” with the album “\(name)”.",
+                2: Self.noSuchAlbumOwner(collection.owner, album: name),
             ]
         case .gallery:
             method = "flickr.galleries.getPhotos"
@@ -155,6 +155,16 @@ extension FlickrProvider {
             if let sentence = missing[code] { throw .notFound(sentence) }
             throw .api(code: code, message: message)
         }
+    }
+
+    /// Flickr's "User not found" for an album: names the owner the link
+    /// gave, or, with none (an album given by its id alone), says so and
+    /// asks for the link, rather than quoting an empty name.
+    static func noSuchAlbumOwner(_ owner: Person?, album: String) -> String {
+        let named = [owner?.displayName, owner?.pathAlias, owner?.id].compactMap { $0.map(excerpt) }
+            .first { $0.unicodeScalars.contains { !$0.properties.isWhitespace } }
+        if let named { return "Flickr has no user “\(named)” with the album “\(album)”." }
+        return "Flickr could not find the album “\(album)” without knowing its owner (it answered “User not found”): give the album's link, flickr.com/photos/USER/albums/ID."
     }
 
     // MARK: - Albums

@@ -39,10 +39,10 @@ extension FlickrProvider {
             parameters.append(("tag_mode", filters.allTags ? "all" : "any"))
         }
         if let near = filters.near {
-            parameters.append(("lat", String(near.latitude)))
-            parameters.append(("lon", String(near.longitude)))
+            parameters.append(("lat", PlainDecimal.format(near.latitude)))
+            parameters.append(("lon", PlainDecimal.format(near.longitude)))
             if let radius = near.radiusKilometres {
-                parameters.append(("radius", String(radius)))
+                parameters.append(("radius", PlainDecimal.format(radius)))
                 parameters.append(("radius_units", "km"))
             }
         }

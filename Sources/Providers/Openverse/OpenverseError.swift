@@ -111,13 +111,9 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
         return ": “\(message)”"
     }
 
-    /// "45 seconds", "2 minutes", "1 hour".
+    /// "45 seconds", "2 minutes", "1 hour", "more than a day".
     static func duration(_ duration: Duration) -> String {
-        let seconds = max(1, duration.components.seconds)
-        func unit(_ count: Int64, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
-        if seconds < 120 { return unit(seconds, "second") }
-        if seconds < 3_600 { return unit((seconds + 59) / 60, "minute") }
-        return unit((seconds + 3_599) / 3_600, "hour")
+        ServerWait.phrase(duration)
     }
 }
 

@@ -61,8 +61,6 @@ enum OpenverseErrorBody {
     static func throttleWait(in detail: String?) -> Duration? {
         guard let detail, let range = detail.range(of: "available in ", options: .caseInsensitive) else { return nil }
         let digits = detail[range.upperBound...].prefix { $0.isASCII && $0.isNumber }
-        guard !digits.isEmpty else { return nil }
-        // Too many digits for an Int64 is still "a very long time".
-        return .seconds(Int64(digits) ?? Int64(Int32.max))
+        return ServerWait.seconds(digits: digits)
     }
 }

@@ -11,7 +11,7 @@ struct OpenverseToken: Sendable, Equatable {
 
     /// The margin before expiry: a tenth of its life, at most a minute.
     static func renewAt(obtained: ContinuousClock.Instant, expiresIn seconds: Int) -> ContinuousClock.Instant {
-        let life = Duration.seconds(max(0, seconds))
+        let life = ServerWait.seconds(whole: seconds)
         return obtained + life - min(.seconds(60), life / 10)
     }
 

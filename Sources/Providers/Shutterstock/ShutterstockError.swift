@@ -39,7 +39,7 @@ public enum ShutterstockError: ProviderError, Sendable, Equatable {
         case .forbidden(let message):
             return "Shutterstock does not allow this account to search images (HTTP 403\(Self.quote(message))). Check the app's products and permissions on Shutterstock's developer site."
         case .rateLimited(let retryAfter, let message):
-            let wait = retryAfter.map { "Try again in \(Self.seconds($0))." } ?? "Wait a moment and try again."
+            let wait = retryAfter.map { "Try again in \(Self.wait($0))." } ?? "Wait a moment and try again."
             return "Shutterstock is limiting how fast this app may ask (HTTP 429\(Self.quote(message))). \(wait)"
         case .serverError(let status, let message):
             return "Shutterstock had a problem answering (HTTP \(status)\(Self.quote(message))). Try again in a few minutes."
@@ -86,9 +86,8 @@ public enum ShutterstockError: ProviderError, Sendable, Equatable {
         return ": “\(message)”"
     }
 
-    private static func seconds(_ duration: Duration) -> String {
-        let seconds = max(1, Int(duration.components.seconds))
-        return seconds == 1 ? "1 second" : "\(seconds) seconds"
+    private static func wait(_ duration: Duration) -> String {
+        ServerWait.phrase(duration)
     }
 }
 
