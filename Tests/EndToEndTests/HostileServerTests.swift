@@ -63,12 +63,15 @@ extension EndToEnd {
             try await HostileSandbox.with(Self.answeringCases) { sandbox in
                 let app = try FlickrApp(apiURL: sandbox.baseURL)
                 let out = app.home.url.appendingPathComponent("hostile-\(provider.rawValue)", isDirectory: true)
-                // The same search again resumes; another search into the same
-                // names must not keep the first one's files under its credits.
-                for (query, run) in [("kittens", "download"), ("kittens", "resumed download"),
-                                     ("sunset", "download of another search into the same names")] {
+                // Another search into the same names must not keep the first
+                // one's files under its credits (item 4's steps); the same
+                // search again resumes.
+                for (query, sidecars, run) in [("kittens", false, "download without sidecars"),
+                                               ("sunset", true, "download of another search into the same names"),
+                                               ("sunset", true, "resumed download")] {
                     let result = try await app.run(["download", query, "--per-page", "4", "--pages", "2", "--size", "q",
-                                                    "--name", "{index}", "--out", out.path], on: provider, sandbox)
+                                                    "--name", "{index}", "--out", out.path] + (sidecars ? [] : ["--no-sidecars"]),
+                                                   on: provider, sandbox)
                     let what = "\(provider.rawValue) \(run)"
                     expectNoCrash(result.status, what, item: "item 1/3 (download)", transcript: result.transcript)
                     let printed = forbiddenScalars(in: result.outputText + result.errorText)
@@ -174,11 +177,13 @@ extension EndToEnd {
                 defer { process.terminate() }
 
                 /// Types, then waits until the app has asked the server something
-                /// new (`path` picks what) and the server has answered it.
+                /// new (`path` picks what) and the server has answered it, or
+                /// has answered on screen with nothing in flight.
                 func step(_ what: String, typing text: String, enter: Bool = true, until path: @escaping (String) -> Bool = { _ in true }) async throws {
                     // After a crash (recorded once, where it happened) there is nothing left to drive.
                     guard process.exitStatus == nil else { return }
                     let before = try await sandbox.log().count
+                    let mark = process.mark()
                     try process.write(text + (enter ? "\r" : ""))
                     // Wait on what the app asked of the server, then on the server having answered it.
                     let clock = ContinuousClock()
@@ -187,6 +192,10 @@ extension EndToEnd {
                         if process.exitStatus != nil { break }
                         let log = try await sandbox.log()
                         if log.dropFirst(before).contains(where: { path($0.path) && $0.endedAt != nil }) { break }
+                        // An app honouring a refusal's Retry-After asks nothing: then
+                        // it has answered on screen, and nothing is in flight.
+                        let answered = process.output(since: mark).count > text.utf8.count + 40
+                        if answered, !log.contains(where: { $0.endedAt == nil }) { break }
                         try await Task.sleep(for: .milliseconds(50))
                     }
                     expectNoCrash(process.exitStatus, "the interactive app (\(provider.rawValue)) on \(what)", item: "item 1/3",
