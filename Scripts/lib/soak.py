@@ -1,7 +1,8 @@
 """Soak test of the interactive app, driven through a real pty.
 
 Started by Scripts/soak, which builds the binary. Runs `flickr sandbox` with
-10 % of URLs failing (REST and images), cycling through the fault kinds, and
+10 % of URLs failing (REST and images), cycling through the fault kinds (the
+hostile phase, `--fault hostile`, always second and at 30 %), and
 the app against it; then types random actions (searches, Enter, /cancel,
 /open N, /retry, window resizes, Ctrl-C) until time is up. Reports crashes,
 the app's RSS at start and end, and operations still running at the end,
@@ -25,7 +26,11 @@ import termios
 import time
 import urllib.request
 
-FAULTS = ["status", "reset", "truncate", "garbage", "stall", "slow-headers", "api-error"]
+FAULTS = ["status", "reset", "truncate", "garbage", "stall", "slow-headers", "api-error", "hostile"]
+# The hostile phase answers valid-but-hostile values (huge numbers, Retry-After
+# extremes, control characters in titles, images claiming 8000x8000, ...):
+# more of its URLs are faulty, so a short soak meets many of its cases.
+FAULT_RATES = {"hostile": "0.3"}
 QUERIES = ["kittens", "sunset", "beach", "red car", "mountain lake", "night city", "dog", "zzzqqq",
            "日本 桜", "café", "-kittens sunset", "a"]
 ACTIONS = [("search", 20), ("enter", 20), ("cancel", 10), ("open", 12), ("retry", 8),
@@ -120,7 +125,7 @@ class Sandbox:
 
     def start(self, fault, seed):
         arguments = [self.binary, "sandbox", "--port", str(self.port), "--latency", "20",
-                     "--fault-rate", "0.1", "--fault", fault, "--fault-scope", "all",
+                     "--fault-rate", FAULT_RATES.get(fault, "0.1"), "--fault", fault, "--fault-scope", "all",
                      "--fault-seed", str(seed), "--slow-headers-delay", "3"]
         log = open(os.path.join(self.workdir, "sandbox.log"), "ab")
         self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=log)
@@ -169,6 +174,10 @@ def soak(arguments, rng, workdir, sandbox):
     segment = max(20.0, arguments.minutes * 60 / len(FAULTS))
     faults = FAULTS[:]
     rng.shuffle(faults)
+    # Second, so even a one-minute soak (three segments) has a hostile phase;
+    # not first, so the app's first page comes from an ordinary fault.
+    faults.remove("hostile")
+    faults.insert(1, "hostile")
     sandbox.start(faults[0], arguments.seed)
     env = {"HOME": workdir, "XDG_STATE_HOME": os.path.join(workdir, "state"),
            "XDG_CACHE_HOME": os.path.join(workdir, "cache"), "TERM": "xterm-256color",

@@ -89,18 +89,18 @@ public struct CatalogPhoto: Sendable, Hashable {
     public let id: String
     /// The owner's NSID (`12345678@N01`).
     public let owner: String
-    public let ownerName: String
+    public internal(set) var ownerName: String
     /// The owner's real name (the `realname` extra); may be empty.
-    public let ownerRealName: String
+    public internal(set) var ownerRealName: String
     /// 10 lowercase hex characters.
     public let secret: String
     public let server: String
     public let farm: Int
     /// May be empty, in any script, and (rarely) hostile: escape codes,
     /// bidi overrides, newlines.
-    public let title: String
-    public let description: String
-    public let tags: [String]
+    public internal(set) var title: String
+    public internal(set) var description: String
+    public internal(set) var tags: [String]
     /// Unix seconds.
     public let dateUpload: Int
     /// `YYYY-MM-DD HH:MM:SS`, as Flickr sends it.
@@ -121,6 +121,8 @@ public struct CatalogPhoto: Sendable, Hashable {
     /// A video (`media="video"`): its images are the poster frame, and
     /// `getSizes` adds the video files (`SandboxVideoSize`).
     public let isVideo: Bool
+    /// What the hostile sandbox changes beyond the text (nothing, normally).
+    var hostile = HostileOverrides()
 
     /// `photo` or `video`, as the `media` extra and getInfo say.
     public var media: String { isVideo ? "video" : "photo" }
@@ -172,5 +174,5 @@ public struct CatalogPhoto: Sendable, Hashable {
     }
 
     /// The photo's page on Flickr, as `getInfo` and `getSizes` link it.
-    public var pageURL: String { "https://www.flickr.com/photos/\(owner)/\(id)/" }
+    public var pageURL: String { hostile.pageURL ?? "https://www.flickr.com/photos/\(owner)/\(id)/" }
 }

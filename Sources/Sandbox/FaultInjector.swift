@@ -28,6 +28,17 @@ final class FaultInjector: Sendable {
         return seen <= configuration.times
     }
 
+    /// The hostile case this request gets: nil unless the fault is
+    /// `hostile`, the URL is faulty and an allowed case applies to it. The
+    /// case is drawn by the hash of the seed and the key, so a URL keeps it.
+    func hostileCase(key: String, isImage: Bool) -> HostileCase? {
+        guard configuration.kind == .hostile else { return nil }
+        let candidates = configuration.hostileCases.filter { $0.applies(toImages: isImage) }
+        guard !candidates.isEmpty, shouldFault(key: key, isImage: isImage) else { return nil }
+        let draw = StableHash.hash(key, seed: configuration.seed ^ 0x4057_11E)
+        return candidates[Int(draw % UInt64(candidates.count))]
+    }
+
     /// Hash of seed and key, as a fraction of 2^64, under `rate`.
     func isFaulty(_ key: String) -> Bool {
         if configuration.rate >= 1 { return true }

@@ -40,8 +40,9 @@ struct FlickrJSON {
             }
             raw("]},\"stat\":\"ok\"}")
         case .photos(let listing):
-            raw("{\"photos\":{\"page\":\(listing.page),\"pages\":\(listing.pages),\"perpage\":\(listing.perPage),")
-            raw("\"total\":\(listing.total),\"photo\":[")
+            raw("{\"photos\":{\"page\":\(listing.json(\.page, listing.page)),\"pages\":\(listing.json(\.pages, listing.pages)),")
+            raw("\"perpage\":\(listing.json(\.perPage, listing.perPage)),")
+            raw("\"total\":\(listing.json(\.total, listing.total)),\"photo\":[")
             photoArray(listing)
             raw("]}")
             if let gallery = listing.gallery {
@@ -59,7 +60,7 @@ struct FlickrJSON {
                 if position > 0 { raw(",") }
                 raw("{")
                 writer.member("label", size.label)
-                raw(",\"width\":\(size.width),\"height\":\(size.height),")
+                raw(",\"width\":\(photo.dimensionJSON(size.width)),\"height\":\(photo.dimensionJSON(size.height)),")
                 writer.members(["source": size.source, "url": size.url, "media": size.media])
                 raw("}")
             }
@@ -97,7 +98,10 @@ struct FlickrJSON {
 
     /// The members `extras` adds to a photo, each after a comma (also `primary_photo_extras`).
     mutating func extraMembers(_ photo: CatalogPhoto, extras: Extras, imageBase: String, ownerName: Bool = true) {
-        if extras.license { raw(",\"license\":\"\(photo.license)\"") }
+        if extras.license {
+            raw(",")
+            writer.member("license", photo.licenseText)
+        }
         if extras.description {
             raw(",")
             writer.content("description", photo.description)
@@ -135,7 +139,7 @@ struct FlickrJSON {
             let (width, height) = photo.dimensions(size)
             raw(",")
             writer.member("url_\(size.rawValue)", imageBase + photo.imagePath(size))
-            raw(",\"height_\(size.rawValue)\":\(height),\"width_\(size.rawValue)\":\(width)")
+            raw(",\"height_\(size.rawValue)\":\(photo.dimensionJSON(height)),\"width_\(size.rawValue)\":\(photo.dimensionJSON(width))")
         }
     }
 
@@ -143,7 +147,8 @@ struct FlickrJSON {
     private mutating func info(_ photo: CatalogPhoto) {
         raw("{\"id\":\"\(photo.id)\",\"secret\":\"\(photo.secret)\",\"server\":\"\(photo.server)\",")
         raw("\"farm\":\(photo.farm),\"dateuploaded\":\"\(photo.dateUpload)\",\"isfavorite\":0,")
-        raw("\"license\":\"\(photo.license)\",\"safety_level\":\"0\",\"rotation\":0,")
+        writer.member("license", photo.licenseText)
+        raw(",\"safety_level\":\"0\",\"rotation\":0,")
         raw("\"originalsecret\":\"\(photo.originalSecret)\",\"originalformat\":\"\(photo.originalFormat)\",")
         raw("\"owner\":{\"nsid\":\"\(photo.owner)\",")
         writer.member("username", photo.ownerName)

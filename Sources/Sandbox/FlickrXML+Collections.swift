@@ -16,10 +16,11 @@ extension FlickrXML {
         case .photoset(let listing, let header):
             raw("<photoset id=\"\(header.album.id)\" primary=\"\(header.primaryID)\" owner=\"\(header.album.owner)\"")
             attribute("ownername", header.ownerName)
-            raw(" page=\"\(listing.page)\" per_page=\"\(listing.perPage)\" perpage=\"\(listing.perPage)\"")
-            raw(" pages=\"\(listing.pages)\"")
+            raw(" page=\"\(listing.text(\.page, listing.page))\" per_page=\"\(listing.text(\.perPage, listing.perPage))\"")
+            raw(" perpage=\"\(listing.text(\.perPage, listing.perPage))\"")
+            raw(" pages=\"\(listing.text(\.pages, listing.pages))\"")
             attribute("title", header.album.title)
-            raw(" total=\"\(listing.total)\"")
+            raw(" total=\"\(listing.text(\.total, listing.total))\"")
             if listing.photos.isEmpty {
                 raw(" />\n")
             } else {

@@ -39,8 +39,8 @@ struct FlickrXML {
             }
             raw("</licenses>\n</rsp>\n")
         case .photos(let listing):
-            raw("<rsp stat=\"ok\">\n<photos page=\"\(listing.page)\" pages=\"\(listing.pages)\" ")
-            raw("perpage=\"\(listing.perPage)\" total=\"\(listing.total)\"")
+            raw("<rsp stat=\"ok\">\n<photos page=\"\(listing.text(\.page, listing.page))\" pages=\"\(listing.text(\.pages, listing.pages))\" ")
+            raw("perpage=\"\(listing.text(\.perPage, listing.perPage))\" total=\"\(listing.text(\.total, listing.total))\"")
             if listing.photos.isEmpty {
                 raw(" />\n")
                 if let gallery = listing.gallery { self.gallery(gallery, imageBase: listing.imageBase) }
@@ -59,7 +59,7 @@ struct FlickrXML {
         case .sizes(let photo, let imageBase):
             raw("<rsp stat=\"ok\">\n<sizes canblog=\"0\" canprint=\"0\" candownload=\"1\">\n")
             for size in photo.sizeEntries(imageBase: imageBase) {
-                raw("\t<size label=\"\(size.label)\" width=\"\(size.width)\" height=\"\(size.height)\"")
+                raw("\t<size label=\"\(size.label)\" width=\"\(photo.dimensionText(size.width))\" height=\"\(photo.dimensionText(size.height))\"")
                 attribute("source", size.source)
                 attribute("url", size.url)
                 raw(" media=\"\(size.media)\" />\n")
@@ -106,7 +106,7 @@ struct FlickrXML {
 
     /// The attributes `extras` adds to a photo (also `primary_photo_extras`).
     mutating func extraAttributes(_ photo: CatalogPhoto, extras: Extras, imageBase: String, ownerName: Bool = true) {
-        if extras.license { raw(" license=\"\(photo.license)\"") }
+        if extras.license { attribute("license", photo.licenseText) }
         if extras.originalDimensions { raw(" o_width=\"\(photo.originalWidth)\" o_height=\"\(photo.originalHeight)\"") }
         if extras.dateUpload { raw(" dateupload=\"\(photo.dateUpload)\"") }
         if extras.lastUpdate { raw(" lastupdate=\"\(photo.lastUpdate)\"") }
@@ -123,14 +123,16 @@ struct FlickrXML {
         for size in extras.sizes(of: photo) {
             let (width, height) = photo.dimensions(size)
             attribute("url_\(size.rawValue)", imageBase + photo.imagePath(size))
-            raw(" height_\(size.rawValue)=\"\(height)\" width_\(size.rawValue)=\"\(width)\"")
+            raw(" height_\(size.rawValue)=\"\(photo.dimensionText(height))\" width_\(size.rawValue)=\"\(photo.dimensionText(width))\"")
         }
     }
 
     /// getInfo's `<photo>` element.
     private mutating func info(_ photo: CatalogPhoto) {
         raw("<photo id=\"\(photo.id)\" secret=\"\(photo.secret)\" server=\"\(photo.server)\" farm=\"\(photo.farm)\" ")
-        raw("dateuploaded=\"\(photo.dateUpload)\" isfavorite=\"0\" license=\"\(photo.license)\" safety_level=\"0\" ")
+        raw("dateuploaded=\"\(photo.dateUpload)\" isfavorite=\"0\"")
+        attribute("license", photo.licenseText)
+        raw(" safety_level=\"0\" ")
         raw("rotation=\"0\" originalsecret=\"\(photo.originalSecret)\" originalformat=\"\(photo.originalFormat)\" ")
         raw("views=\"\(photo.views)\" media=\"\(photo.media)\">\n\t<owner nsid=\"\(photo.owner)\"")
         attribute("username", photo.ownerName)
@@ -168,8 +170,9 @@ struct FlickrXML {
     }
 
     /// Escapes markup and line breaks; characters XML 1.0 cannot carry at all
-    /// (other C0 controls) become U+FFFD.
+    /// (other C0 controls, U+FFFE, U+FFFF) become U+FFFD.
     mutating func escaped(_ text: String) {
+        let start = bytes.count
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "&"): raw("&amp;")
@@ -183,6 +186,19 @@ struct FlickrXML {
             case 0..<0x20: raw("\u{FFFD}")
             default: bytes.append(byte)
             }
+        }
+        replaceNonCharacters(from: start)
+    }
+
+    /// U+FFFE and U+FFFF are no XML characters, not even as references: as
+    /// with C0 controls, U+FFFD goes out in their place (same UTF-8 length).
+    private mutating func replaceNonCharacters(from start: Int) {
+        var index = start
+        while index + 2 < bytes.count {
+            if bytes[index] == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] == 0xBE || bytes[index + 2] == 0xBF {
+                bytes[index + 2] = 0xBD
+            }
+            index += 1
         }
     }
 

@@ -15,6 +15,10 @@ struct Content {
     var contentEncoding: String?
     /// API answers differ by `Accept-Encoding`, so they say so to caches.
     var variesByEncoding = false
+    /// Headers beyond the type and encoding (a refusal's `Retry-After`).
+    var headers: [(String, String)] = []
+    /// The id of the photo an image shows, for the request log.
+    var photo: String?
 
     static let notFound = Content(status: 404, contentType: "text/plain; charset=utf-8",
                                   body: ByteBuffer(string: "Not Found\n"))
@@ -51,7 +55,7 @@ struct Content {
             faulty.contentEncoding = nil
         case .stall:
             faulty.delivery = .stall
-        case .slowHeaders:
+        case .slowHeaders, .hostile:
             break
         }
         return faulty
@@ -130,6 +134,9 @@ final class ResponseSender: Sendable {
         var headers: HTTPFields = [.contentType: content.contentType]
         if let encoding = content.contentEncoding { headers[.contentEncoding] = encoding }
         if content.variesByEncoding { headers[.vary] = "Accept-Encoding" }
+        for (name, value) in content.headers {
+            if let field = HTTPFields.Element.Name(name) { headers[field] = value }
+        }
         return Response(status: HTTPResponse.Status(code: content.status), headers: headers, body: responseBody)
     }
 

@@ -27,7 +27,8 @@ final class RestAPI: Sendable {
             let payload = RestPayload.failure(code: 111, message: "Format \"\(value("format") ?? "")\" not found")
             return (WireFormat.render(payload, as: .xml), ResponseFormat.xml.contentType)
         }
-        let payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase)
+        var payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase)
+        if let hostility = Hostility.current { payload = hostility.apply(to: payload) }
         return (WireFormat.render(payload, as: format), format.contentType)
     }
 
@@ -39,7 +40,7 @@ final class RestAPI: Sendable {
     }
 
     /// XML when `format` is absent or `rest`, as on Flickr; nil for an unknown format.
-    private static func format(_ value: (String) -> String?) -> ResponseFormat? {
+    static func format(_ value: (String) -> String?) -> ResponseFormat? {
         switch value("format") {
         case nil, "rest", "":
             return .xml
@@ -147,9 +148,11 @@ final class RestAPI: Sendable {
         let pages = (total + perPage - 1) / perPage
         let cap = capped ? Self.resultCap : Int.max
         var start = (page - 1) * perPage
-        if start >= cap { start = 0 }
+        // The duplicate-ids case serves the first page again, its first photo twice.
+        if start >= cap || Hostility.isActive(.duplicateIDs) { start = 0 }
         let end = min(start + perPage, total, cap)
-        let photos = start < end ? matches[start..<end].map { catalog.photo(at: $0) } : []
+        var photos = start < end ? matches[start..<end].map { catalog.photo(at: $0) } : []
+        if Hostility.isActive(.duplicateIDs), let first = photos.first { photos.append(first) }
         return PhotoListing(page: page, pages: pages, perPage: perPage, total: total, photos: photos,
                             extras: extras, imageBase: imageBase)
     }

@@ -29,6 +29,8 @@ struct PhotoListing {
     var style = ListingStyle.plain
     /// `galleries.getPhotos` with `get_gallery_info=1`: the gallery, after the photos.
     var gallery: GalleryInfo?
+    /// The hostile sandbox's counts, written instead of the real ones.
+    var numbers: HostileNumbers?
 }
 
 /// Attributes some lists add to each photo or leave out.

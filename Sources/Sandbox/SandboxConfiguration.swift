@@ -52,6 +52,9 @@ public struct FaultConfiguration: Sendable {
         /// "Service currently unavailable" (HTTP 200, in the call's format),
         /// Shutterstock's and Openverse's HTTP 503 with a JSON message. Images get `status`.
         case apiError = "api-error"
+        /// Answers valid on the wire and hostile in meaning, drawn from
+        /// `hostileCases` (see `HostileCase`).
+        case hostile
     }
 
     public enum Scope: String, Sendable, CaseIterable {
@@ -68,6 +71,9 @@ public struct FaultConfiguration: Sendable {
     public var times = 0
     public var seed: UInt64 = 1
     public var scope: Scope = .images
+    /// The cases the `hostile` fault draws from; each faulty URL gets one
+    /// that applies to it (an API answer or an image), or none.
+    public var hostileCases: [HostileCase] = HostileCase.allCases
 
     public init() {}
 }

@@ -54,7 +54,6 @@ final class SandboxHandler: Sendable {
         }
 
         let imageBase = "http://" + authority(of: request)
-        var content: Content
         var faultKey = loggedPath
         var parameters: [(String, String)] = []
         switch route {
@@ -62,37 +61,27 @@ final class SandboxHandler: Sendable {
             parameters = await Self.parameters(of: request)
             let kept = parameters.filter { !QueryString.isSecretOrVolatile($0.0) }
             faultKey = path + "?" + kept.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
-            let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
-            let (body, contentType) = rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
-            content = Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
-        case .shutterstock:
+        case .shutterstock, .openverse:
             parameters = await Self.parameters(of: request)
-            let answer = shutterstock.respond(
-                method: request.method.rawValue, path: path, parameters: parameters,
-                authorization: request.headers[.authorization], imageBase: imageBase)
-            content = Content(status: answer.status, contentType: ShutterstockAPI.contentType,
-                              body: ByteBuffer(bytes: answer.body))
-        case .openverse:
-            parameters = await Self.parameters(of: request)
-            let answer = openverse.respond(
-                method: request.method.rawValue, path: path, parameters: parameters,
-                authorization: request.headers[.authorization], base: imageBase)
-            content = Content(status: answer.status, contentType: OpenverseAPI.contentType,
-                              body: ByteBuffer(bytes: answer.body))
-        case .openverseImage(let image):
+        case .openverseImage, .flickrImage, .flickrVideo, .shutterstockImage:
             faultKey = path
-            content = openverseImage(image)
-        case .flickrImage(let image):
-            faultKey = path
-            content = flickrImage(image)
-        case .flickrVideo(let video):
-            faultKey = path
-            content = flickrVideo(video)
-        case .shutterstockImage(let image):
-            faultKey = path
-            content = shutterstockImage(image)
         case .other:
-            content = .notFound
+            break
+        }
+        let hostility = route.kind == .other ? nil : faults.hostileCase(key: faultKey, isImage: route.kind == .image).map {
+            Hostility(chosen: $0, textCases: faults.configuration.hostileCases.filter { $0.kind == .text },
+                      seed: faults.configuration.seed)
+        }
+        var content = Hostility.$current.withValue(hostility) {
+            answer(route, request: request, parameters: parameters, imageBase: imageBase)
+        }
+        if let hostility, content.status == 200,
+           let refusal = hostility.chosen.refusal(for: Self.service(of: route, parameters: parameters)) {
+            content = refusal
+        }
+        if route.kind == .image, content.status == 200, let photo = content.photo {
+            recorder.setImage(photo: photo, fingerprint: SandboxFingerprint.of(content.body.readableBytesView),
+                              sequence: sequence)
         }
 
         // API answers (never images) go out gzip-compressed to clients that accept it.
@@ -103,12 +92,14 @@ final class SandboxHandler: Sendable {
         }
 
         var headersDelay: Duration = .zero
-        let faulted = content.status == 200 && route.kind != .other
-            && faults.shouldFault(key: faultKey, isImage: route.kind == .image)
+        let faulted = hostility != nil || (faults.configuration.kind != .hostile && content.status == 200
+            && route.kind != .other && faults.shouldFault(key: faultKey, isImage: route.kind == .image))
         if faulted {
             switch faults.configuration.kind {
             case .slowHeaders:
                 headersDelay = faults.configuration.slowHeadersDelay
+            case .hostile:
+                break
             case .apiError where route.kind == .rest:
                 content = apiError(route: route, parameters: parameters)
                 content.variesByEncoding = true
@@ -128,6 +119,42 @@ final class SandboxHandler: Sendable {
             await sender.holdHeaders(for: headersDelay, channel: context.channel)
         }
         return sender.response(for: content, tracker: tracker, channel: context.channel)
+    }
+
+    /// The route's own answer (under the hostile case in force, if any).
+    private func answer(_ route: Route, request: Request, parameters: [(String, String)], imageBase: String) -> Content {
+        let path = request.uri.path
+        switch route {
+        case .flickrREST:
+            let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
+            let (body, contentType) = rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
+            return Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
+        case .shutterstock:
+            let answer = shutterstock.respond(
+                method: request.method.rawValue, path: path, parameters: parameters,
+                authorization: request.headers[.authorization], imageBase: imageBase)
+            return Content(status: answer.status, contentType: ShutterstockAPI.contentType, body: ByteBuffer(bytes: answer.body))
+        case .openverse:
+            let answer = openverse.respond(
+                method: request.method.rawValue, path: path, parameters: parameters,
+                authorization: request.headers[.authorization], base: imageBase)
+            return Content(status: answer.status, contentType: OpenverseAPI.contentType, body: ByteBuffer(bytes: answer.body))
+        case .openverseImage(let image): return openverseImage(image)
+        case .flickrImage(let image): return flickrImage(image)
+        case .flickrVideo(let video): return flickrVideo(video)
+        case .shutterstockImage(let image): return shutterstockImage(image)
+        case .other: return .notFound
+        }
+    }
+
+    /// Which service's shape a refusal on `route` takes.
+    private static func service(of route: Route, parameters: [(String, String)]) -> HostileCase.Service {
+        switch route {
+        case .flickrREST: .flickr(format: RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml)
+        case .shutterstock: .shutterstock
+        case .openverse: .openverse
+        default: .image
+        }
     }
 
     /// Query parameters, then those of an `application/x-www-form-urlencoded` body.
@@ -181,10 +208,39 @@ final class SandboxHandler: Sendable {
 
     private func flickrImage(_ path: ImagePath) -> Content {
         guard let photo = catalog.photo(id: path.id), photo.hasSize(path.size),
-              photo.secret(for: path.size) == path.secret, photo.server == path.server,
-              let bytes = try? images.jpeg(for: photo, size: path.size)
+              photo.secret(for: path.size) == path.secret, photo.server == path.server
         else { return .notFound }
-        return Content(status: 200, contentType: "image/jpeg", body: bytes)
+        let (width, height) = photo.dimensions(path.size)
+        return image(of: photo, id: photo.id, width: width, height: height, variant: path.size.rawValue, format: .jpeg)
+    }
+
+    /// One image of `photo`, as the hostile case in force changes it; `id`
+    /// is the photo's id in the service's own terms, for the request log.
+    private func image(
+        of photo: CatalogPhoto, id: String, width: Int, height: Int, variant: String, format: SandboxImageFormat
+    ) -> Content {
+        guard let bytes = try? images.image(for: photo, width: width, height: height, variant: variant, format: format)
+        else { return .notFound }
+        var content = Content(status: 200, contentType: format.mimeType, body: bytes)
+        content.photo = id
+        guard let hostile = Hostility.active(.image) else { return content }
+        switch hostile {
+        case .pngHugeHeader: content.body = ByteBuffer(bytes: HostileImages.pngHugeHeader)
+        case .pngHugeValid: content.body = ByteBuffer(bytes: HostileImages.pngHugeValid)
+        case .webpHugeHeader: content.body = ByteBuffer(bytes: HostileImages.webpHugeHeader)
+        case .jpegHugeHeader:
+            let jpeg = format == .jpeg ? bytes : (try? images.image(for: photo, width: width, height: height, variant: variant, format: .jpeg))
+            content.body = ByteBuffer(bytes: jpeg.flatMap { HostileImages.jpegHugeHeader(from: Array($0.readableBytesView)) } ?? [])
+        case .truncatedImage:
+            content.body = bytes.getSlice(at: bytes.readerIndex, length: bytes.readableBytes / 2) ?? ByteBuffer()
+        case .mislabelledImage:
+            // Another format's bytes under this format's type: PNG for JPEG, JPEG for the rest.
+            let other: SandboxImageFormat = format == .jpeg ? .png : .jpeg
+            content.body = (try? images.image(for: photo, width: width, height: height, variant: variant, format: other)) ?? ByteBuffer()
+        case .emptyImage: content.body = ByteBuffer()
+        default: break
+        }
+        return content
     }
 
     /// A video's file: only for videos, with the size's own secret.
@@ -209,17 +265,14 @@ final class SandboxHandler: Sendable {
             size = OpenverseCatalog.fullSize(of: photo)
         }
         let variant = path.kind == .thumbnail ? "openverse-thumb" : "openverse-full"
-        guard let bytes = try? images.image(for: photo, width: size.width, height: size.height, variant: variant, format: format)
-        else { return .notFound }
-        return Content(status: 200, contentType: format.mimeType, body: bytes)
+        return image(of: photo, id: OpenverseCatalog.identifier(of: photo), width: size.width, height: size.height,
+                     variant: variant, format: format)
     }
 
     private func shutterstockImage(_ path: ShutterstockImagePath) -> Content {
         guard let photo = catalog.photo(id: path.id) else { return .notFound }
         let (width, height) = path.asset.dimensions(of: photo)
-        guard let bytes = try? images.jpeg(for: photo, width: width, height: height, variant: path.asset.variant)
-        else { return .notFound }
-        return Content(status: 200, contentType: "image/jpeg", body: bytes)
+        return image(of: photo, id: photo.id, width: width, height: height, variant: path.asset.variant, format: .jpeg)
     }
 
     /// The Host the client used, so image URLs point where it connected;

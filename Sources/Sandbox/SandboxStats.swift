@@ -41,6 +41,11 @@ public struct SandboxRequestRecord: Sendable, Codable, Equatable {
     public var endedAt: Double?
     public var bytesSent: Int
     public var aborted: Bool
+    /// For an image answered 200: the id of the photo it shows (in the
+    /// service's own terms) and `SandboxFingerprint` of the bytes sent, so a
+    /// test can tell which photo a downloaded file holds.
+    public var photo: String?
+    public var fingerprint: String?
 
     public init(
         path: String, kind: String, status: Int, startedAt: Double, endedAt: Double? = nil,
@@ -56,7 +61,7 @@ public struct SandboxRequestRecord: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case path, kind, status, aborted
+        case path, kind, status, aborted, photo, fingerprint
         case startedAt = "started_at"
         case endedAt = "ended_at"
         case bytesSent = "bytes_sent"
@@ -124,6 +129,14 @@ final class StatsRecorder: Sendable {
         }
     }
 
+    func setImage(photo: String, fingerprint: String, sequence: Int) {
+        state.withLockedValue { state in
+            guard let position = state.position(of: sequence) else { return }
+            state.ring[position].photo = photo
+            state.ring[position].fingerprint = fingerprint
+        }
+    }
+
     func faultInjected() {
         state.withLockedValue { $0.stats.faultsInjected += 1 }
     }
@@ -162,5 +175,19 @@ final class StatsRecorder: Sendable {
             state.ring.removeAll(keepingCapacity: true)
             state.start = 0
         }
+    }
+}
+
+/// A 64-bit FNV-1a of a body, in hex: what the request log records of each
+/// image, and what a test computes of a file to find the photo it holds.
+public enum SandboxFingerprint {
+    public static func of<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        var value: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes {
+            value ^= UInt64(byte)
+            value = value &* 0x0000_0100_0000_01B3
+        }
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -166,9 +166,12 @@ final class ShutterstockAPI: Sendable {
                 return upload >= (addedFrom ?? Int.min) && upload < (addedTo ?? Int.max)
             }
         }
-        let start = min(matches.count, (page - 1) * perPage)
+        // The duplicate-ids case serves the first page again, its first photo twice.
+        let start = Hostility.isActive(.duplicateIDs) ? 0 : min(matches.count, (page - 1) * perPage)
         let end = min(matches.count, start + perPage)
-        let photos = matches[start..<end].map(searches.catalog.photo(at:))
+        var photos = matches[start..<end].map(searches.catalog.photo(at:))
+        if Hostility.isActive(.duplicateIDs), let first = photos.first { photos.append(first) }
+        if let hostility = Hostility.current { photos = photos.map(hostility.apply(to:)) }
         var out = ShutterstockJSON(imageBase: imageBase)
         out.searchResults(photos, page: page, perPage: perPage, total: matches.count, searchID: searchID,
                           query: value("query") ?? "", full: full)

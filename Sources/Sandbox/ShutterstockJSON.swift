@@ -53,9 +53,10 @@ struct ShutterstockJSON {
     mutating func searchResults(
         _ photos: [CatalogPhoto], page: Int, perPage: Int, total: Int, searchID: String, query: String, full: Bool
     ) {
-        raw("{\"total_count\":\(total),")
+        let numbers = Hostility.active(.numbers).flatMap(HostileNumbers.init)
+        raw("{\"total_count\":\(numbers?.total.json ?? "\(total)"),")
         writer.member("search_id", searchID)
-        raw(",\"page\":\(page),\"per_page\":\(perPage),")
+        raw(",\"page\":\(numbers?.page.json ?? "\(page)"),\"per_page\":\(numbers?.perPage.json ?? "\(perPage)"),")
         raw("\"spellcheck_info\":{\"spellchecked_query\":null,")
         writer.member("orig_query", query)
         raw(",\"orig_results_count\":0},\"data\":[")
@@ -71,7 +72,7 @@ struct ShutterstockJSON {
         for (position, asset) in ShutterstockAsset.allCases.enumerated() {
             if position > 0 { raw(",") }
             let (width, height) = asset.dimensions(of: photo)
-            raw("\"\(asset.rawValue)\":{\"height\":\(height),\"width\":\(width),")
+            raw("\"\(asset.rawValue)\":{\"height\":\(photo.dimensionJSON(height)),\"width\":\(photo.dimensionJSON(width)),")
             writer.member("url", imageBase + asset.path(of: photo))
             raw("}")
         }

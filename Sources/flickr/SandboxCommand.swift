@@ -51,8 +51,9 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("fault"), help: """
         How faulty URLs fail: status, reset, truncate, garbage, stall (headers, then silence until the \
-        client gives up), slow-headers (status line after --slow-headers-delay) or api-error (Flickr \
-        error 105, Shutterstock and Openverse HTTP 503).
+        client gives up), slow-headers (status line after --slow-headers-delay), api-error (Flickr \
+        error 105, Shutterstock and Openverse HTTP 503) or hostile (answers valid on the wire and hostile \
+        in meaning, drawn from --hostile-case).
         """)
     var faultKind = "status"
 
@@ -67,6 +68,12 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("fault-seed"), help: "Seed choosing the faulty URLs.")
     var faultSeed: UInt64 = 1
+
+    @Option(name: .customLong("hostile-case"), help: ArgumentHelp(
+        "A case the hostile fault may answer with (repeat for several; default: all of them).",
+        discussion: "One of: \(HostileCase.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "name"))
+    var hostileCases: [String] = []
 
     @Option(name: .customLong("fault-scope"), help: "Which responses can fail: images, rest or all.")
     var faultScope = "images"
@@ -93,6 +100,9 @@ struct SandboxCommand: AsyncParsableCommand {
         guard FaultConfiguration.Scope(rawValue: faultScope) != nil else {
             throw ValidationError("--fault-scope must be one of: \(FaultConfiguration.Scope.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
+        for name in hostileCases where HostileCase(rawValue: name) == nil {
+            throw ValidationError("Unknown --hostile-case “\(name)”: use one of \(HostileCase.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
         if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
     }
 
@@ -112,6 +122,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.faults.slowHeadersDelay = .seconds(slowHeadersDelay)
         configuration.faults.seed = faultSeed
         configuration.faults.scope = FaultConfiguration.Scope(rawValue: faultScope) ?? .images
+        if !hostileCases.isEmpty { configuration.faults.hostileCases = hostileCases.compactMap(HostileCase.init(rawValue:)) }
 
         // Catch the signals before the server starts, so an early Ctrl-C still shuts down cleanly.
         let termination = SignalWatcher.stream(of: [SIGINT, SIGTERM])
@@ -138,7 +149,9 @@ struct SandboxCommand: AsyncParsableCommand {
         parts.append(apiKey == nil ? "any API key" : "one API key accepted")
         if faultRate > 0 {
             let times = faultTimes == 0 ? "always" : "first \(faultTimes) requests"
-            parts.append("faults: \(faultKind) on \(faultRate * 100)% of \(faultScope) URLs (\(times), seed \(faultSeed))")
+            let cases = faultKind == FaultConfiguration.Kind.hostile.rawValue
+                ? " (\(hostileCases.isEmpty ? "all \(HostileCase.allCases.count) cases" : hostileCases.joined(separator: ", ")))" : ""
+            parts.append("faults: \(faultKind)\(cases) on \(faultRate * 100)% of \(faultScope) URLs (\(times), seed \(faultSeed))")
         } else {
             parts.append("no faults")
         }

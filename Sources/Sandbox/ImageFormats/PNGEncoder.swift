@@ -37,7 +37,7 @@ enum PNGEncoder {
     }
 
     /// Length, type, data, and the CRC-32 of type and data.
-    private static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
+    static func appendChunk(_ type: String, _ data: [UInt8], to png: inout [UInt8]) {
         png.appendBigEndian(UInt32(data.count))
         let typeBytes = Array(type.utf8)
         png += typeBytes
@@ -48,12 +48,12 @@ enum PNGEncoder {
         png.appendBigEndian(crc.value)
     }
 
-    private static func zlibStream(_ bytes: [UInt8]) throws -> [UInt8] {
+    static func zlibStream(_ bytes: [UInt8], level: Int32 = 6) throws -> [UInt8] {
         var length = compressBound(uLong(bytes.count))
         var output = [UInt8](repeating: 0, count: Int(length))
         let status = output.withUnsafeMutableBufferPointer { target in
             bytes.withUnsafeBufferPointer { source in
-                compress2(target.baseAddress, &length, source.baseAddress, uLong(source.count), 6)
+                compress2(target.baseAddress, &length, source.baseAddress, uLong(source.count), level)
             }
         }
         guard status == Z_OK else { throw EncodeError.compression(status) }

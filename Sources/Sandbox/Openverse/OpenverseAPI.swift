@@ -58,7 +58,7 @@ final class OpenverseAPI: Sendable {
         let parts = route.split(separator: "/")
         if parts.count == 3, parts[0] == "v1", parts[1] == "images", let photo = media.photo(identifier: String(parts[2])) {
             var out = OpenverseJSON(base: base)
-            out.result(photo, query: SearchQuery(text: ""))
+            out.result(Hostility.current?.apply(to: photo) ?? photo, query: SearchQuery(text: ""))
             return Answer(status: 200, body: out.writer.bytes)
         }
         return Self.notFound
@@ -151,9 +151,12 @@ final class OpenverseAPI: Sendable {
         let pageCount = min(Self.maxPage, (resultCount + request.pageSize - 1) / request.pageSize)
         // A page past the last: DRF's paginator wording, with the 400 Openverse answers it with.
         guard request.page <= max(1, pageCount) else { return Self.detail(400, "Invalid page.") }
-        let start = (request.page - 1) * request.pageSize
+        // The duplicate-ids case serves the first page again, its first photo twice.
+        let start = Hostility.isActive(.duplicateIDs) ? 0 : (request.page - 1) * request.pageSize
         let end = min(start + request.pageSize, resultCount)
-        let photos = start < end ? matches[start..<end].map(catalog.photo(at:)) : []
+        var photos = start < end ? matches[start..<end].map(catalog.photo(at:)) : []
+        if Hostility.isActive(.duplicateIDs), let first = photos.first { photos.append(first) }
+        if let hostility = Hostility.current { photos = photos.map(hostility.apply(to:)) }
 
         var out = OpenverseJSON(base: base)
         out.page(photos, resultCount: resultCount, pageCount: pageCount, pageSize: request.pageSize,

@@ -12,7 +12,9 @@ struct OpenverseJSON {
     private mutating func raw(_ text: String) { writer.raw(text) }
 
     mutating func page(_ photos: [CatalogPhoto], resultCount: Int, pageCount: Int, pageSize: Int, page: Int, query: SearchQuery) {
-        raw("{\"result_count\":\(resultCount),\"page_count\":\(pageCount),\"page_size\":\(pageSize),\"page\":\(page),\"results\":[")
+        let numbers = Hostility.active(.numbers).flatMap(HostileNumbers.init)
+        raw("{\"result_count\":\(numbers?.total.json ?? "\(resultCount)"),\"page_count\":\(numbers?.pages.json ?? "\(pageCount)"),")
+        raw("\"page_size\":\(numbers?.perPage.json ?? "\(pageSize)"),\"page\":\(numbers?.page.json ?? "\(page)"),\"results\":[")
         for (position, photo) in photos.enumerated() {
             if position > 0 { raw(",") }
             result(photo, query: query)
@@ -32,15 +34,20 @@ struct OpenverseJSON {
         raw(",")
         writer.member("title", photo.title)
         raw(",\"indexed_on\":\"\(indexedText).\(String(photo.views % 1_000_000).leftPadded(6))Z\",")
-        writer.member("foreign_landing_url", "https://www.flickr.com/photos/\(photo.owner)/\(photo.id)")
+        writer.member("foreign_landing_url", photo.hostile.pageURL ?? "https://www.flickr.com/photos/\(photo.owner)/\(photo.id)")
         raw(",")
         writer.member("url", base + OpenverseCatalog.imagePath(of: photo))
         raw(",")
         writer.member("creator", photo.ownerName)
         raw(",")
-        writer.member("creator_url", "https://www.flickr.com/photos/\(photo.owner)")
-        raw(",\"license\":\"\(license.slug)\",\"license_version\":\"\(license.version)\",")
-        writer.member("license_url", license.url)
+        writer.member("creator_url", photo.hostile.creatorURL ?? "https://www.flickr.com/photos/\(photo.owner)")
+        let hostileLicense = photo.hostile.license
+        raw(",")
+        writer.member("license", hostileLicense?.slug ?? license.slug)
+        raw(",")
+        writer.member("license_version", hostileLicense?.version ?? license.version)
+        raw(",")
+        writer.member("license_url", hostileLicense?.url ?? license.url)
         raw(",\"provider\":\"flickr\",\"source\":\"flickr\",\"category\":\"photograph\",\"filesize\":null,")
         raw("\"filetype\":\"\(photo.fileFormat.rawValue)\",\"tags\":[")
         for (position, tag) in photo.tags.enumerated() {
@@ -50,10 +57,10 @@ struct OpenverseJSON {
             raw(",\"accuracy\":null}")
         }
         raw("],")
-        writer.member("attribution", license.attribution(title: photo.title, creator: photo.ownerName))
+        writer.member("attribution", hostileLicense?.attribution ?? license.attribution(title: photo.title, creator: photo.ownerName))
         raw(",\"fields_matched\":[")
         raw(Self.fieldsMatched(photo, query: query).map { "\"\($0)\"" }.joined(separator: ","))
-        raw("],\"mature\":false,\"height\":\(height),\"width\":\(width),")
+        raw("],\"mature\":false,\"height\":\(photo.dimensionJSON(height)),\"width\":\(photo.dimensionJSON(width)),")
         writer.member("thumbnail", base + "/v1/images/\(identifier)/thumb/")
         raw(",")
         writer.member("detail_url", base + "/v1/images/\(identifier)/")
