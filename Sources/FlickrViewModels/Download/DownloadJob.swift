@@ -157,7 +157,9 @@ public final class DownloadJob: Sendable {
                 continue
             }
             if number == 1 {
-                if page.total == 0 || page.photos.isEmpty {
+                // The photos decide, not the total: Flickr sends `total: ""`
+                // (read as 0) on pages full of photos.
+                if page.photos.isEmpty {
                     if case .search(let query) = request.source {
                         notes.append("No photos match \(query).")
                     } else {
@@ -170,7 +172,9 @@ public final class DownloadJob: Sendable {
                     lastPage = max(1, served)
                     notes.append(served < page.pages
                         ? "Stopped at page \(lastPage): \(provider.displayName) serves only the first \(provider.maxResults ?? page.total) results of a query."
-                        : "Stopped at page \(lastPage), the last page (\(page.total) results).")
+                        : page.total > 0
+                            ? "Stopped at page \(lastPage), the last page (\(page.total) results)."
+                            : "Stopped at page \(lastPage), the last page.")
                 }
                 dropPages(after: lastPage)
             }
