@@ -65,7 +65,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let result = try await run(folder: directory.url, fetcher: try MixedFormatFetcher())
         #expect(result.tally.downloaded == 8)
-        let files = directory.allFiles()
+        let files = directory.allFiles().filter { $0.lastPathComponent != DownloadManifest.fileName }
         #expect(files.count == 8)
         var extensions: Set<String> = []
         for file in files {

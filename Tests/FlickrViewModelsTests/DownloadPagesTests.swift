@@ -40,6 +40,6 @@ import Testing
         #expect(result.tally.expected == 5)
         #expect(result.tally.downloaded + result.tally.kept == 5)
         #expect(!result.tally.isIncomplete)
-        #expect(directory.allFiles().count == 5)
+        #expect(directory.allFiles().filter { $0.lastPathComponent != DownloadManifest.fileName }.count == 5)
     }
 }

@@ -107,7 +107,7 @@ import Testing
         _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: "{album} {index} {title}", pages: 1)).run()
         let names = Set(directory.allFiles().map(\.lastPathComponent))
         #expect(names == ["Lisbon_ tiles_trams 1 Tram 28.jpg", "Lisbon_ tiles_trams 1 Tram 28.json",
-                          "Lisbon_ tiles_trams 1 Tram 28.xmp", "CREDITS.md"])
+                          "Lisbon_ tiles_trams 1 Tram 28.xmp", "CREDITS.md", ".flickr-manifest.json"])
         let sidecar = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: directory.url.appendingPathComponent("Lisbon_ tiles_trams 1 Tram 28.json")))
                 as? [String: Any])

@@ -30,12 +30,12 @@ final class DownloadCredits: Sendable {
 
     /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
     /// long), and writes its sidecars. Throws when a sidecar cannot be written.
-    func record(_ photo: Photo, baseName: String, file: String, bytes: Int?, retrieved: Date = Date()) throws {
+    func record(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date()) throws {
         let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
         let line = photo.attributionLine(pageURL: pageURL)
         entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: line) }
         guard sidecars else { return }
-        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, size: size, pageURL: pageURL,
+        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
                                           attribution: line, retrieved: retrieved))
         try AtomicFile.write(json, to: folder.appendingPathComponent(baseName + ".json"), permissions: 0o666)
         let xmp = Self.xmp(photo, pageURL: pageURL, attribution: line)
@@ -75,20 +75,23 @@ final class DownloadCredits: Sendable {
         var file: String
         /// The file's length: how a later run tells a whole video from a part.
         var bytes: Int?
+        /// SHA-256 of the file's bytes: a later run keeps the file only if it still matches.
+        var sha256: String?
         var size: String
         var retrieved: String
         var record: Photo
 
         enum CodingKeys: String, CodingKey {
             case provider, id, title, creator, creatorURL = "creator_url", pageURL = "page_url", license, attribution, tags
-            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, bytes, size, retrieved, record
+            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, bytes, sha256, size, retrieved, record
         }
 
         init(
-            _ photo: Photo, provider: String, file: String, bytes: Int? = nil, size: String, pageURL: URL?, attribution: String,
+            _ photo: Photo, provider: String, file: String, bytes: Int? = nil, sha256: String? = nil, size: String, pageURL: URL?, attribution: String,
             retrieved: Date
         ) {
             self.bytes = bytes
+            self.sha256 = sha256
             self.provider = provider
             id = photo.id
             title = photo.title

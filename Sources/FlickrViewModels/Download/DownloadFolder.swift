@@ -87,31 +87,80 @@ public struct DownloadFolder: Sendable {
         var id: String
         var file: String?
         var bytes: Int?
+        var sha256: String?
     }
 
     /// The sidecar of `baseName`, when there is one that reads as ours.
     func sidecar(baseName: String) -> SidecarRecord? {
+        guard mayHold(baseName + ".json") else { return nil }
         let target = url.appendingPathComponent(baseName + ".json", isDirectory: false)
         guard let data = try? Data(contentsOf: target) else { return nil }
         return try? JSONDecoder().decode(SidecarRecord.self, from: data)
     }
 
-    /// Whether `baseName` is already the name of another work in this
-    /// folder, as its sidecar says: a different photo with the same title
-    /// gets a numbered name rather than being taken for this one. A sidecar
-    /// that cannot be read is not ours to overwrite either.
-    func isTaken(baseName: String, by photo: Photo, provider: String) -> Bool {
-        let target = url.appendingPathComponent(baseName + ".json", isDirectory: false)
-        guard mayHold(target.lastPathComponent), FileManager.default.fileExists(atPath: target.path) else { return false }
-        guard let record = sidecar(baseName: baseName) else { return true }
+    /// Which photo `baseName` holds: the manifest's record, else its sidecar's.
+    func record(baseName: String, manifest: DownloadManifest) -> DownloadManifest.Record? {
+        if let record = manifest.earlier[baseName] { return record }
+        return sidecar(baseName: baseName).map {
+            DownloadManifest.Record(provider: $0.provider, id: $0.id, file: $0.file, bytes: $0.bytes, sha256: $0.sha256)
+        }
+    }
+
+    /// The extensions a file of this app may have: images, videos, sidecars.
+    private static let ownExtensions = ImageFormat.allCases.map(\.fileExtension) + VideoFile.fileExtensions + ["json", "xmp"]
+
+    /// Whether `baseName` belongs to something other than `photo`: a record
+    /// names another photo, or a file is there under it that no record
+    /// accounts for (another tool's, or a run that kept none). Such a name
+    /// is never overwritten nor taken for this photo's; the photo gets the
+    /// next numbered name.
+    func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest) -> Bool {
+        let present = Self.ownExtensions.contains { ext in
+            let name = baseName + "." + ext
+            return mayHold(name) && FileManager.default.fileExists(atPath: url.appendingPathComponent(name, isDirectory: false).path)
+        }
+        guard present else { return false }
+        guard let record = record(baseName: baseName, manifest: manifest) else { return true }
         return record.provider != provider || record.id != photo.id
     }
 
-    /// Length of the file `name`, nil when it is not there.
-    func size(of name: String) -> Int? {
-        let path = url.appendingPathComponent(name, isDirectory: false).path
-        let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size]
-        return (size as? NSNumber)?.intValue ?? size as? Int
+    /// The file saved as `baseName` when it is still exactly what was saved
+    /// for `photo`: its record names the photo, the length matches, and the
+    /// bytes hash to the recorded SHA-256 (not read at all when the file's
+    /// time is still the one recorded). A sidecar of an earlier version,
+    /// with no hash, is trusted when the length matches and the file is
+    /// whole. Nil means fetch it again.
+    func keptFile(
+        baseName: String, for photo: Photo, provider: String, manifest: DownloadManifest
+    ) -> (file: String, record: DownloadManifest.Record)? {
+        guard let record = record(baseName: baseName, manifest: manifest), record.provider == provider, record.id == photo.id,
+              let file = record.file, let bytes = record.bytes,
+              // The record names a file of this name, never a path elsewhere.
+              file.hasPrefix(baseName + "."), !file.contains("/"), mayHold(file),
+              let status = Self.status(url.appendingPathComponent(file, isDirectory: false).path), status.size == bytes
+        else { return nil }
+        var current = record
+        current.modified = status.modified
+        if let digest = record.sha256 {
+            if record.modified == status.modified { return (file, current) }
+            guard let data = try? Data(contentsOf: url.appendingPathComponent(file, isDirectory: false), options: .mappedIfSafe),
+                  SHA256.hex(data) == digest
+            else { return nil }
+            return (file, current)
+        }
+        let whole = photo.isVideo ? completeVideo(baseName: baseName) : completeImage(baseName: baseName)
+        guard whole == file,
+              let data = try? Data(contentsOf: url.appendingPathComponent(file, isDirectory: false), options: .mappedIfSafe)
+        else { return nil }
+        current.sha256 = SHA256.hex(data)
+        return (file, current)
+    }
+
+    /// Length and modification time of `path`, one `stat`.
+    static func status(_ path: String) -> (size: Int, modified: Double)? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return (Int(info.st_size), Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9)
     }
 
     /// Writes under a temporary name and renames, so no reader ever sees half a file.

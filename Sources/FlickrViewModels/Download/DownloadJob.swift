@@ -70,6 +70,8 @@ public final class DownloadJob: Sendable {
     private let reporter: any DownloadReporter
     private let files: DownloadFolder
     private let credits: DownloadCredits
+    /// Which photo each file in the folder is, for this run and the next.
+    private let manifest: DownloadManifest
     private let wakeups: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
     private let videoQueue: AsyncStream<(photo: Photo, name: String)>
@@ -107,6 +109,7 @@ public final class DownloadJob: Sendable {
         (videoQueue, queueVideo) = AsyncStream.makeStream(bufferingPolicy: .unbounded)
         // Listed once, when the job is made: what earlier runs left.
         self.files = DownloadFolder(url: request.folder).listed()
+        self.manifest = DownloadManifest(folder: request.folder)
         self.credits = DownloadCredits(
             folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue)
         (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -157,7 +160,9 @@ public final class DownloadJob: Sendable {
                 continue
             }
             if number == 1 {
-                if page.total == 0 || page.photos.isEmpty {
+                // The photos decide, not the total: Flickr sends `total: ""`
+                // (read as 0) on pages full of photos.
+                if page.photos.isEmpty {
                     if case .search(let query) = request.source {
                         notes.append("No photos match \(query).")
                     } else {
@@ -170,7 +175,9 @@ public final class DownloadJob: Sendable {
                     lastPage = max(1, served)
                     notes.append(served < page.pages
                         ? "Stopped at page \(lastPage): \(provider.displayName) serves only the first \(provider.maxResults ?? page.total) results of a query."
-                        : "Stopped at page \(lastPage), the last page (\(page.total) results).")
+                        : page.total > 0
+                            ? "Stopped at page \(lastPage), the last page (\(page.total) results)."
+                            : "Stopped at page \(lastPage), the last page.")
                 }
                 dropPages(after: lastPage)
             }
@@ -219,6 +226,11 @@ public final class DownloadJob: Sendable {
         } catch {
             notes.append("Could not write CREDITS.md: \(userMessage(for: error))")
         }
+        do {
+            try manifest.save()
+        } catch {
+            notes.append("Could not write \(DownloadManifest.fileName), so a later run will fetch these files again: \(userMessage(for: error))")
+        }
         return Result(tally: tally, notes: notes, cancelled: cancelled)
     }
 
@@ -260,19 +272,18 @@ public final class DownloadJob: Sendable {
 
     private func download(_ photo: Photo, index: Int) {
         let files = self.files
+        let manifest = self.manifest
         let providerID = provider.service.id
         let name = state.withLockedValue { state in
-            state.naming.baseName(for: photo, index: index) { files.isTaken(baseName: $0, by: photo, provider: providerID) }
+            state.naming.baseName(for: photo, index: index) {
+                files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest)
+            }
         }
         if photo.isVideo {
             queue(video: photo, named: name)
             return
         }
-        if let existing = files.completeImage(baseName: name) {
-            credit(photo, baseName: name, file: existing, bytes: files.size(of: existing))
-            record(.kept)
-            return
-        }
+        if keep(photo, named: name) { return }
         state.withLockedValue { $0.tally.outstanding += 1 }
         let size = request.size
         // The big sizes have secrets of their own: when the search answer did
@@ -288,11 +299,33 @@ public final class DownloadJob: Sendable {
         }
     }
 
+    /// Counts the file already saved as `name` when it is still this photo's
+    /// bytes (see `DownloadFolder.keptFile`), and credits it.
+    private func keep(_ photo: Photo, named name: String) -> Bool {
+        guard let kept = files.keptFile(baseName: name, for: photo, provider: provider.service.id, manifest: manifest) else {
+            return false
+        }
+        manifest.note(kept.record, baseName: name)
+        credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256)
+        record(.kept)
+        return true
+    }
+
+    /// Writes `data` as `file`, notes what it is in the manifest, and credits it.
+    private func save(_ data: Data, for photo: Photo, baseName: String, file: String) throws {
+        try files.write(data, named: file)
+        let digest = SHA256.hex(data)
+        let modified = DownloadFolder.status(files.url.appendingPathComponent(file, isDirectory: false).path)?.modified
+        manifest.note(.init(provider: provider.service.id, id: photo.id, file: file, bytes: data.count, sha256: digest, modified: modified),
+                      baseName: baseName)
+        credit(photo, baseName: baseName, file: file, bytes: data.count, sha256: digest)
+    }
+
     /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
     /// be written is reported once per file, and the image stays.
-    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?) {
+    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?) {
         do {
-            try credits.record(photo, baseName: baseName, file: file, bytes: bytes)
+            try credits.record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256)
         } catch {
             reporter.imageSettled(
                 tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
@@ -305,16 +338,13 @@ public final class DownloadJob: Sendable {
             wake.yield()
             return
         }
-        let files = self.files
         pipeline.load(url, priority: .normal) { [self] event in
             switch event {
             case .progress:
                 return
             case .completed(.success(let response)):
                 do {
-                    let file = DownloadFolder.fileName(name, format: response.format)
-                    try files.write(response.data, named: file)
-                    credit(photo, baseName: name, file: file, bytes: response.data.count)
+                    try save(response.data, for: photo, baseName: name, file: DownloadFolder.fileName(name, format: response.format))
                     record(.downloaded(bytes: response.data.count, fromCache: response.source != .network))
                 } catch {
                     record(.failed("\(name): \(userMessage(for: error))"))
@@ -348,11 +378,7 @@ public final class DownloadJob: Sendable {
             record(.videoSkipped)
             return
         }
-        if let existing = files.completeVideo(baseName: name) {
-            credit(photo, baseName: name, file: existing, bytes: files.size(of: existing))
-            record(.kept)
-            return
-        }
+        if keep(photo, named: name) { return }
         state.withLockedValue { state in
             state.tally.outstanding += 1
             state.pendingVideos += 1
@@ -386,13 +412,11 @@ public final class DownloadJob: Sendable {
         } catch {
             return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
         }
-        let file = "\(name).\(VideoFile.fileExtension(for: data))"
         do {
-            try files.write(data, named: file)
+            try save(data, for: photo, baseName: name, file: "\(name).\(VideoFile.fileExtension(for: data))")
         } catch {
             return .failed("\(name): \(userMessage(for: error))")
         }
-        credit(photo, baseName: name, file: file, bytes: data.count)
         return .downloaded(bytes: data.count, fromCache: false)
     }
 }
