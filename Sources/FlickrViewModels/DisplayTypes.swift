@@ -45,6 +45,18 @@ public struct ResultPage {
     public let cells: [ImageModel]
     /// Shown from the saved session rather than fetched in this run.
     public let restored: Bool
+
+    /// Counts come from the service: a negative one shows as 0, never as
+    /// "page 1 of -5".
+    init(source: String, number: Int, pages: Int, lastServedPage: Int, total: Int, cells: [ImageModel], restored: Bool) {
+        self.source = source
+        self.number = number
+        self.pages = max(0, pages)
+        self.lastServedPage = max(0, lastServedPage)
+        self.total = max(0, total)
+        self.cells = cells
+        self.restored = restored
+    }
 }
 
 /// A line for the person: what happened that is not a page of results.

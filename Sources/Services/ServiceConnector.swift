@@ -137,11 +137,15 @@ public enum ServiceConnector {
             sandboxed.insert(descriptor.service.id)
             let start: @Sendable () async throws -> any PhotoProvider = { make(try await sandbox.server().baseURL) }
             guard deferred else { return try await start() }
-            return DeferredProvider(
-                service: descriptor.service, displayName: "\(descriptor.service.name) (sandbox)",
-                maxResults: descriptor.maxResults, make: start)
+            // Built at an address nothing is sent to, it answers what needs no
+            // server (its links, what it can do) before the sandbox starts.
+            return DeferredProvider(unstarted: make(unstartedSandboxURL), make: start)
         }
     }
+
+    /// Where a deferred sandbox provider points before the sandbox runs: a
+    /// reserved name (RFC 2606) that never resolves.
+    static let unstartedSandboxURL = URL(string: "http://sandbox.invalid/")!
 
     /// An http or https URL with a host, or `nil`.
     public static func webURL(_ text: String) -> URL? {

@@ -1,0 +1,97 @@
+import Foundation
+import Sandbox
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// Every provider keeps every capability through every `/provider`
+    /// switch, with no credentials: Flickr and Shutterstock on the embedded
+    /// sandbox (started on first use when not chosen at launch), Openverse
+    /// on the harness's.
+    @Suite("Switching providers")
+    struct ProviderSwitch {
+        /// What a provider is shown as and can do, as the app says it.
+        struct Target: Sendable {
+            let id: String
+            let displayName: String
+            let hasRecent: Bool
+            /// The sentence `/user` answers when it has no photostreams.
+            let noPeople: String?
+        }
+
+        static let flickr = Target(id: "flickr", displayName: "Flickr (sandbox)", hasRecent: true, noPeople: nil)
+        static let shutterstock = Target(
+            id: "shutterstock", displayName: "Shutterstock (sandbox)", hasRecent: true,
+            noPeople: "Shutterstock has no albums or photostreams")
+        static let openverse = Target(
+            id: "openverse", displayName: "Openverse at 127.0.0.1", hasRecent: false,
+            noPeople: "Openverse has no albums or photostreams")
+
+        /// From each launch, a walk that takes every ordered pair of the
+        /// three once: f→s→o→f→o→s→f, rotated to start at the launch's.
+        static let walks: [[Target]] = [
+            [flickr, shutterstock, openverse, flickr, openverse, shutterstock, flickr],
+            [openverse, flickr, openverse, shutterstock, flickr, shutterstock, openverse],
+            [shutterstock, openverse, flickr, openverse, shutterstock, flickr, shutterstock],
+        ]
+
+        @Test(arguments: walks)
+        func everyProviderKeepsEveryCapabilityThroughEverySwitch(_ walk: [Target]) async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                // No key, no --api-url: Flickr and Shutterstock are the embedded sandbox.
+                var environment = app.environment
+                environment["OPENVERSE_API_URL"] = sandbox.baseURL.absoluteString
+                let process = try PTYProcess(
+                    executable: try Binaries.flickr,
+                    arguments: ["--provider", walk[0].id, "--live-delay", "0", "--layout", "list", "--images", "none"],
+                    environment: environment, columns: 120, rows: 40)
+                try await process.waitFor(text: "/help")
+                try await use(walk[0], in: process)
+                for (from, target) in zip(walk, walk.dropFirst()) {
+                    let mark = process.mark()
+                    try await process.enter("/provider \(target.id)")
+                    try await process.waitFor("switching \(from.id) → \(target.id)") { bytes, _ in
+                        String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self).contains("Now searching \(target.displayName)")
+                    }
+                    try await use(target, in: process)
+                }
+                #expect(try await process.quit() == .exited(0))
+            }
+        }
+
+        /// Search, recent, details, people and albums, and link reading,
+        /// each where the target has it (its own sentence where not).
+        private func use(_ target: Target, in process: PTYProcess) async throws {
+            func expect(_ command: String, shows wanted: String) async throws {
+                let mark = process.mark()
+                try await process.enter(command)
+                try await process.waitFor("\(target.id): \(command) → \(wanted)") { bytes, _ in
+                    String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self).contains(wanted)
+                }
+            }
+            try await expect("kittens", shows: "\(target.displayName) · “kittens” · page 1 of")
+            try await expect("/open 1", shows: "#1 ")
+            if target.hasRecent {
+                try await expect("/recent", shows: "recent photos · page 1 of")
+            } else {
+                try await expect("/recent", shows: "\(target.id == "openverse" ? "Openverse" : target.id) has no recent photos")
+            }
+            let person = "photos of \(SandboxWellKnown.realName) · page 1 of"
+            if let noPeople = target.noPeople {
+                try await expect("/user \(SandboxWellKnown.pathAlias)", shows: noPeople)
+            } else {
+                try await expect("/user \(SandboxWellKnown.pathAlias)", shows: person)
+                try await expect("/albums \(SandboxWellKnown.pathAlias)", shows: "albums of \(SandboxWellKnown.realName) ·")
+                try await expect(
+                    "https://www.flickr.com/photos/\(SandboxWellKnown.pathAlias)/albums/\(SandboxWellKnown.kittensAlbumID)",
+                    shows: "album “")
+                try await expect("https://www.flickr.com/photos/\(SandboxWellKnown.pathAlias)/", shows: person)
+            }
+        }
+    }
+}
+
+extension EndToEnd.ProviderSwitch.Target: CustomTestStringConvertible {
+    var testDescription: String { id }
+}
