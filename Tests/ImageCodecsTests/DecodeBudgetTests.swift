@@ -158,11 +158,20 @@ enum PeakMemory {
 
     /// How far the peak rose above the resident memory at the start while
     /// `body` ran: the kernel's mark is reset first (clear_refs 5).
+    ///
+    /// The mark is the whole process's, and other suites run beside this
+    /// one: the smallest of three runs is kept, since what `body` allocates
+    /// shows in every run and a neighbour's burst seldom lands in all three.
     static func rise(_ body: () throws -> Void) throws -> Int {
-        try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
-        let start = try peakKilobytes()
-        try body()
-        return (try peakKilobytes() - start) * 1024
+        var smallest = Int.max
+        for _ in 0..<3 {
+            try Data("5".utf8).write(to: URL(fileURLWithPath: "/proc/self/clear_refs"))
+            let start = try peakKilobytes()
+            try body()
+            smallest = min(smallest, (try peakKilobytes() - start) * 1024)
+            if smallest < DecodeBudgetTests.allowedRise { break }
+        }
+        return smallest
     }
 
     private static func peakKilobytes() throws -> Int {
