@@ -10,6 +10,7 @@ final class SandboxHandler: Sendable {
     let recorder = StatsRecorder()
     private let configuration: SandboxConfiguration
     private let rest: RestAPI
+    let flickrOAuth: FlickrOAuthServer
     private let shutterstock: ShutterstockAPI
     private let openverse: OpenverseAPI
     private let images: ImageRenderer
@@ -23,6 +24,7 @@ final class SandboxHandler: Sendable {
         catalog = Catalog(photoCount: configuration.photoCount, seed: configuration.seed)
         let searches = SearchCache(catalog: catalog)
         rest = RestAPI(searches: searches, requiredAPIKey: configuration.requiredAPIKey)
+        flickrOAuth = FlickrOAuthServer(consumerKey: configuration.requiredAPIKey, consumerSecret: configuration.flickrAPISecret, user: catalog.wellKnownOwner, seed: configuration.seed)
         shutterstock = ShutterstockAPI(searches: searches, credentials: configuration.shutterstockCredentials,
                                        seed: configuration.seed)
         openverse = OpenverseAPI(searches: searches, credentials: configuration.openverseCredentials)
@@ -63,8 +65,11 @@ final class SandboxHandler: Sendable {
             let kept = parameters.filter { !QueryString.isSecretOrVolatile($0.0) }
             faultKey = path + "?" + kept.map { "\($0.0)=\($0.1)" }.joined(separator: "&")
             let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
-            let (body, contentType) = rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
+            let (body, contentType) = flickrSignedAnswer(request: request, parameters: parameters)
+                ?? rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
             content = Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
+        case .flickrOAuth(let endpoint):
+            content = await flickrOAuthAnswer(endpoint: endpoint, request: request)
         case .shutterstock:
             parameters = await Self.parameters(of: request)
             let answer = shutterstock.respond(
