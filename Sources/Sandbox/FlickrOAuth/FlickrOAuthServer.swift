@@ -136,10 +136,14 @@ public final class FlickrOAuthServer: Sendable {
 
     // MARK: - Signed REST calls
 
-    /// What a REST call's signature says: nil for an unsigned call, the
-    /// signed-in person, or Flickr's error for a bad signature or token.
+    /// What a REST call's signature says: nil for an unsigned call (or one
+    /// signed by the app alone, without a token, as flickrapi signs every
+    /// call), the signed-in person, or Flickr's error for a bad signature or token.
     func checkREST(_ request: SignedRequest) -> Result<CatalogPerson, OAuthRefusal>? {
         guard request.isSigned else { return nil }
+        if request.value("oauth_token") == nil {
+            return verify(request, tokenSecret: { _ in "" }, tokenRequired: false).map { .failure($0) }
+        }
         let tokenSecret = { (token: String) in self.isIssued(token, as: .access) ? self.secret(of: token) : nil }
         if let problem = verify(request, tokenSecret: tokenSecret, tokenRequired: true) { return .failure(problem) }
         return .success(user)
