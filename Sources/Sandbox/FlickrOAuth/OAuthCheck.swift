@@ -20,9 +20,10 @@ struct SignedRequest {
 
     func value(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
 
-    /// Whether the client meant to sign: it sent any of OAuth's per-request values.
+    /// Whether the client meant to sign: it sent a signature or a token. A
+    /// header with the consumer key alone (and perhaps a nonce) only names the key.
     var isSigned: Bool {
-        parameters.contains { ["oauth_signature", "oauth_token", "oauth_nonce", "oauth_timestamp"].contains($0.0) }
+        parameters.contains { $0.0 == "oauth_signature" || $0.0 == "oauth_token" }
     }
 
     /// The base string: method, URI and the sorted parameters but the signature.
