@@ -225,6 +225,11 @@ import Glibc
         }
     }
 
+    /// The prompt keeps out of its history any line holding a value of these variables.
+    @Test func apiSecretIsACredentialVariable() {
+        #expect(FlickrProvider.descriptor.credentialVariables.contains("FLICKR_API_SECRET"))
+    }
+
     @Test func defaultConfigFolderIsUnderHome() {
         let store = FlickrAccountStore(environment: ["HOME": "/home/ana", "XDG_CONFIG_HOME": "relative/ignored"])
         #expect(store.directory.path == "/home/ana/.config/flickr")
