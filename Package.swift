@@ -70,7 +70,7 @@ let package = Package(
         ], swiftSettings: strict),
         // One module per provider, each one folder under Sources/Providers.
         .target(name: "FlickrService", dependencies: [
-            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+            "FlickrKit", "Networking", "Platform", .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Sources/Providers/Flickr", swiftSettings: strict),
         .target(name: "ShutterstockService", dependencies: [
@@ -108,7 +108,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "flickr", dependencies: [
-            "Services", "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform",
+            "Services", "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform", "FlickrService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
 

@@ -3,6 +3,7 @@ import Foundation
 /// What a request path asks for.
 enum Route {
     case flickrREST
+    case flickrOAuth(endpoint: String)
     case shutterstock
     case flickrImage(ImagePath)
     case flickrVideo(VideoPath)
@@ -14,6 +15,8 @@ enum Route {
     init(path: String) {
         if path == "/services/rest/" || path == "/services/rest" {
             self = .flickrREST
+        } else if path.hasPrefix("/services/oauth/") {
+            self = .flickrOAuth(endpoint: String(path.dropFirst("/services/oauth/".count)))
         } else if path.hasPrefix("/v2/") {
             self = .shutterstock
         } else if let image = OpenverseImagePath(path) {
@@ -33,7 +36,7 @@ enum Route {
 
     var kind: StatsRecorder.Kind {
         switch self {
-        case .flickrREST, .shutterstock, .openverse: .rest
+        case .flickrREST, .flickrOAuth, .shutterstock, .openverse: .rest
         case .flickrImage, .flickrVideo, .shutterstockImage, .openverseImage: .image
         case .other: .other
         }

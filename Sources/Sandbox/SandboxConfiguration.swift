@@ -13,6 +13,8 @@ public struct SandboxConfiguration: Sendable {
     public var seed: UInt64 = 1
     /// nil: any non-empty key is valid.
     public var requiredAPIKey: String? = nil
+    /// The consumer secret OAuth signatures use; nil: `sandbox-secret`.
+    public var flickrAPISecret: String? = nil
     /// The Shutterstock client id and secret `/v2/*` accepts (as Basic
     /// credentials, or exchanged for a Bearer token); nil: any non-empty
     /// pair, and any non-empty Bearer token.

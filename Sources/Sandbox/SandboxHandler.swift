@@ -10,6 +10,7 @@ final class SandboxHandler: Sendable {
     let recorder = StatsRecorder()
     private let configuration: SandboxConfiguration
     private let rest: RestAPI
+    let flickrOAuth: FlickrOAuthServer
     private let shutterstock: ShutterstockAPI
     private let openverse: OpenverseAPI
     private let images: ImageRenderer
@@ -23,6 +24,7 @@ final class SandboxHandler: Sendable {
         catalog = Catalog(photoCount: configuration.photoCount, seed: configuration.seed)
         let searches = SearchCache(catalog: catalog)
         rest = RestAPI(searches: searches, requiredAPIKey: configuration.requiredAPIKey)
+        flickrOAuth = FlickrOAuthServer(consumerKey: configuration.requiredAPIKey, consumerSecret: configuration.flickrAPISecret, user: catalog.wellKnownOwner, seed: configuration.seed)
         shutterstock = ShutterstockAPI(searches: searches, credentials: configuration.shutterstockCredentials,
                                        seed: configuration.seed)
         openverse = OpenverseAPI(searches: searches, credentials: configuration.openverseCredentials)
@@ -65,15 +67,20 @@ final class SandboxHandler: Sendable {
             parameters = await Self.parameters(of: request)
         case .openverseImage, .flickrImage, .flickrVideo, .shutterstockImage:
             faultKey = path
-        case .other:
+        case .flickrOAuth, .other:
             break
         }
         let hostility = route.kind == .other ? nil : faults.hostileCase(key: faultKey, isImage: route.kind == .image).map {
             Hostility(chosen: $0, textCases: faults.configuration.hostileCases.filter { $0.kind == .text },
                       seed: faults.configuration.seed)
         }
-        var content = Hostility.$current.withValue(hostility) {
-            answer(route, request: request, parameters: parameters, imageBase: imageBase)
+        var content: Content
+        if case .flickrOAuth(let endpoint) = route {
+            content = await flickrOAuthAnswer(endpoint: endpoint, request: request)
+        } else {
+            content = Hostility.$current.withValue(hostility) {
+                answer(route, request: request, parameters: parameters, imageBase: imageBase)
+            }
         }
         if let hostility, content.status == 200,
            let refusal = hostility.chosen.refusal(for: Self.service(of: route, parameters: parameters)) {
@@ -127,7 +134,8 @@ final class SandboxHandler: Sendable {
         switch route {
         case .flickrREST:
             let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
-            let (body, contentType) = rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
+            let (body, contentType) = flickrSignedAnswer(request: request, parameters: parameters)
+                ?? rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
             return Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
         case .shutterstock:
             let answer = shutterstock.respond(
@@ -143,7 +151,7 @@ final class SandboxHandler: Sendable {
         case .flickrImage(let image): return flickrImage(image)
         case .flickrVideo(let video): return flickrVideo(video)
         case .shutterstockImage(let image): return shutterstockImage(image)
-        case .other: return .notFound
+        case .flickrOAuth, .other: return .notFound
         }
     }
 

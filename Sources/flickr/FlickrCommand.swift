@@ -25,6 +25,9 @@ struct FlickrCommand: AsyncParsableCommand {
         subcommands: [
             BrowseCommand.self, SearchCommand.self, RecentCommand.self, PhotostreamCommand.self, AlbumCommand.self,
             InfoCommand.self, DownloadCommand.self, SandboxCommand.self,
+            LoginCommand.self,
+            WhoamiCommand.self,
+            LogoutCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self)
 

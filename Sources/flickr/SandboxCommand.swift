@@ -22,7 +22,7 @@ struct SandboxCommand: AsyncParsableCommand {
             synthetic JPEGs at every size Flickr names, and counters at GET /sandbox/stats, \
             the request log at GET /sandbox/log, POST /sandbox/reset to zero them. \
             API answers are gzip-compressed when the client sends Accept-Encoding: gzip. \
-            The first line on stdout is "listening on http://HOST:PORT".
+            The first line on stdout is "listening on http://HOST:PORT". \(SandboxCommand.oauthHelp)
             """)
 
     @Option(help: "Address to listen on.")
@@ -45,6 +45,9 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("api-key"), help: "Accept only this API key (default: any non-empty key).")
     var apiKey: String?
+
+    @Option(name: .customLong("api-secret"), help: "Consumer secret of Flickr's OAuth (default: \(FlickrOAuthServer.defaultConsumerSecret)).")
+    var apiSecret: String?
 
     @Option(name: .customLong("fault-rate"), parsing: .unconditional, help: "Fraction of URLs (0...1) that fail, chosen by hash of the fault seed and the URL.")
     var faultRate = 0.0
@@ -115,6 +118,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.photoCount = photoCount
         configuration.seed = seed
         configuration.requiredAPIKey = apiKey
+        configuration.flickrAPISecret = apiSecret
         configuration.faults.rate = faultRate
         configuration.faults.kind = FaultConfiguration.Kind(rawValue: faultKind) ?? .status
         configuration.faults.status = faultStatus

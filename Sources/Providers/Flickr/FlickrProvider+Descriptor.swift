@@ -7,7 +7,7 @@ extension FlickrProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Flickr's photo search (an API key from Flickr; without one, the embedded sandbox)",
-        credentialVariables: ["FLICKR_API_KEY"],
+        credentialVariables: ["FLICKR_API_KEY", "FLICKR_API_SECRET"],
         credentialHint: "Set FLICKR_API_KEY or pass --api-key to search Flickr.",
         endpointVariable: "FLICKR_API_URL",
         defaultBaseURL: defaultEndpoint,
