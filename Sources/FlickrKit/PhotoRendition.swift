@@ -19,6 +19,13 @@ public struct PixelSize: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     public var description: String { "\(width)×\(height)" }
+
+    /// Pixels in all, saturating: the sides come from a server and may be
+    /// as large as `Int.max`.
+    public var area: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
 }
 
 /// One image file of a photo that the service offers: a size (Flickr's
@@ -106,15 +113,15 @@ extension Photo {
 
     /// Orders by pixel count, then by label so equal sizes order the same way every time.
     public static func isSmaller(_ a: PhotoRendition, _ b: PhotoRendition) -> Bool {
-        let areaA = a.pixelSize.map { $0.width * $0.height } ?? Int.max
-        let areaB = b.pixelSize.map { $0.width * $0.height } ?? Int.max
+        let areaA = a.pixelSize?.area ?? Int.max
+        let areaB = b.pixelSize?.area ?? Int.max
         return areaA != areaB ? areaA < areaB : a.label < b.label
     }
 
     /// Width over height of the biggest whole-photo rendition with known size.
     static func aspectRatio(of renditions: [PhotoRendition]) -> Double? {
         guard let size = renditions.filter({ !$0.isCrop }).compactMap(\.pixelSize)
-            .max(by: { $0.width * $0.height < $1.width * $1.height })
+            .max(by: { $0.area < $1.area })
         else { return nil }
         return Double(size.width) / Double(size.height)
     }

@@ -23,6 +23,22 @@ import Testing
             flickr: FlickrPhotoKeys(secret: "abc", server: "7"))
     }
 
+    /// Sizes come from the server: two near Int.max made the area
+    /// comparison trap while a photo was built (Openverse's hostile answer).
+    @Test func hugeServerSizesOrderWithoutOverflow() throws {
+        let huge = Int.max / 2
+        let photo = try Photo(
+            id: "7", owner: "o", title: "t",
+            renditions: [
+                PhotoRendition(label: "a", url: url("https://example.org/a.jpg"), width: huge, height: huge),
+                PhotoRendition(label: "b", url: url("https://example.org/b.jpg"), width: Int.max, height: 3),
+                PhotoRendition(label: "c", url: url("https://example.org/c.jpg"), width: 320, height: 240),
+            ])
+        #expect(PixelSize(width: huge, height: huge).area == Int.max)
+        #expect(photo.bestRendition(covering: PixelSize(width: 100, height: 100))?.label == "c")
+        #expect(photo.aspectRatio != nil)
+    }
+
     @Test func theSmallestCarriedSizeThatFillsTheAreaIsChosen() throws {
         let photo = try landscape()
         #expect(provider.imageURL(for: photo, covering: PixelSize(width: 200, height: 200))?.lastPathComponent == "42_abc_n.jpg")
