@@ -118,6 +118,24 @@ import Testing
         }
     }
 
+    /// A link to another site, however much it looks like Flickr's, is
+    /// refused in a sentence before anything is asked: it was sent to
+    /// findByUsername as a name.
+    @Test(arguments: [
+        "https://www.flickr.com:443@evil.example/photos/anasouza/",
+        "https://flickr.com.evil.example/photos/anasouza/",
+        "http://evil.example/photos/anasouza/",
+    ])
+    func aLinkToAnotherSiteIsNeverLookedUpAsAName(_ link: String) async throws {
+        try await withFlickr([
+            "flickr.people.findByUsername": try body("15-"), "flickr.urls.lookupUser": try body("15-"),
+        ]) { provider, server in
+            let error = try await #require(throws: FlickrError.self) { _ = try await provider.person(named: link) }
+            #expect(error.description.contains("not a link to Flickr"))
+            #expect(server.requests.isEmpty, "asked: \(methods(server))")
+        }
+    }
+
     @Test func aDeletedAccountIsASentence() async throws {
         try await withFlickr(["flickr.people.getInfo": try body("21-")]) { provider, server in
             let text = try await sentence { _ = try await provider.person(named: "48143042@N05") }

@@ -40,6 +40,11 @@ extension FlickrProvider {
             throw .invalidRequest("That link is not a person's page; give a profile or photostream URL such as https://www.flickr.com/photos/NAME/.")
         case .unsupported(let sentence):
             throw .invalidRequest(sentence)
+        case .notALink where trimmed.contains("://"):
+            // A link to another site (or one that only looks like Flickr's,
+            // such as www.flickr.com@evil.example) is never sent as a username.
+            throw .invalidRequest(
+                "That is not a link to Flickr; give a Flickr username, path alias, NSID or a profile URL such as https://www.flickr.com/photos/NAME/.")
         case .notALink:
             break
         }
@@ -149,7 +154,7 @@ extension FlickrProvider {
             var result = try await call(url) { data throws(FlickrError) in
                 try FlickrCollectionDecoder.decodePage(data, listKey: listKey)
             }
-            result.page.page = await relicensed(result.page.page)
+            result.page.page = await relicensed(Self.filledIn(result.page.page, asked: page))
             return result
         } catch .api(let code, let message) {
             if let sentence = missing[code] { throw .notFound(sentence) }
