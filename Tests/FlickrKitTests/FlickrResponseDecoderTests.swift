@@ -35,6 +35,18 @@ import Testing
         #expect(page.photos.isEmpty)
     }
 
+    /// Every count empty, photos present (issue 29 item 9): the photos
+    /// count, and the provider says which page they are.
+    @Test func emptyCountsKeepThePhotos() throws {
+        let body = #"{"photos":{"page":"","pages":"","perpage":"","total":"","photo":[\#(Self.onePhoto)]},"stat":"ok"}"#
+        let decoded = try decode(body).page
+        #expect(decoded.photos.count == 1)
+        let page = FlickrProvider.filledIn(decoded, asked: 3)
+        #expect(page.page == 3)
+        #expect(page.pages == 3)
+        #expect(page.total == 0)
+    }
+
     @Test func farmAndDimensionsAsStringsAreAccepted() throws {
         let body = #"{"photos":{"page":1,"pages":1,"perpage":1,"total":1,"photo":[{"id":"1","owner":"9@N00","secret":"abc","server":"7","farm":"3","title":"t","url_q":"https://x.test/7/1_abc_q.jpg","height_q":"150","width_q":150}]},"stat":"ok"}"#
         let photo = try #require(try decode(body).page.photos.first)

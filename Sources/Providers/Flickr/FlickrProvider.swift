@@ -78,12 +78,12 @@ public struct FlickrProvider: PhotoProvider {
     public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
         var userID: String?
         if let name = query.filters.user { userID = try await resolveUser(name) }
-        return try await fetchPage(searchRequestURL(query, page: page, perPage: perPage, userID: userID))
+        return try await fetchPage(searchRequestURL(query, page: page, perPage: perPage, userID: userID), page: page)
     }
 
     /// `flickr.photos.getRecent`.
     public func recent(page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
-        try await fetchPage(recentRequestURL(page: page, perPage: perPage))
+        try await fetchPage(recentRequestURL(page: page, perPage: perPage), page: page)
     }
 
     /// Checks the key cheaply with `flickr.test.echo`; throws `.api(code: 100, …)`
@@ -173,14 +173,23 @@ public struct FlickrProvider: PhotoProvider {
 
     // MARK: - Sending
 
-    private func fetchPage(_ url: URL) async throws(FlickrError) -> PhotoPage {
+    private func fetchPage(_ url: URL, page asked: Int) async throws(FlickrError) -> PhotoPage {
         let decoded = try await call(url) { data throws(FlickrError) in try FlickrResponseDecoder.decode(data) }
         if decoded.skippedPhotos > 0 {
             logger.debug("Skipped photos without id, secret or server", metadata: [
                 "skipped": "\(decoded.skippedPhotos)", "page": "\(decoded.page.page)",
             ])
         }
-        return await relicensed(decoded.page)
+        return await relicensed(Self.filledIn(decoded.page, asked: asked))
+    }
+
+    /// A page whose counts came empty: it is the page asked for, and a page
+    /// with photos is at least as far as the pages go.
+    static func filledIn(_ page: PhotoPage, asked: Int) -> PhotoPage {
+        var page = page
+        if page.page < 1 { page.page = asked }
+        if !page.photos.isEmpty { page.pages = max(page.pages, page.page) }
+        return page
     }
 
     /// One REST call: send, decode, and try again under the retry policy when

@@ -134,9 +134,13 @@ public enum FlickrResponseDecoder {
             throw .malformedResponse(
                 "the response is not a photo list: it has no `\(listKey)` (it holds: \(keys.isEmpty ? "nothing" : ResponseExcerpt.make(keys, limit: 120))).")
         }
-        let page = try integer(photos, "page", path: "\(listKey).page")
-        let pages = try integer(photos, "pages", path: "\(listKey).pages")
-        let perPage = try integer(photos, photos["perpage"] == nil && photos["per_page"] != nil ? "per_page" : "perpage", path: "\(listKey).perpage")
+        // Any count may come as "" (seen for `total`): read as 0, unknown;
+        // the photos listed still count, and the provider fills in the page.
+        let page = try integer(photos, "page", path: "\(listKey).page", emptyIsZero: true)
+        let pages = try integer(photos, "pages", path: "\(listKey).pages", emptyIsZero: true)
+        let perPage = try integer(
+            photos, photos["perpage"] == nil && photos["per_page"] != nil ? "per_page" : "perpage",
+            path: "\(listKey).perpage", emptyIsZero: true)
         let total = try integer(photos, "total", path: "\(listKey).total", emptyIsZero: true)
         var inherited: [String: FlickrWireValue] = [:]
         for key in ["owner", "ownername"] { inherited[key] = photos[key] }

@@ -82,7 +82,10 @@ public struct ShutterstockProvider: PhotoProvider {
     public func searchImages(_ request: ShutterstockSearchRequest) async throws(ShutterstockError) -> ShutterstockSearchResults {
         let data = try await send(request.url(base: baseURL))
         do throws(ShutterstockError) {
-            let results = try ShutterstockResponseDecoder.decodeSearch(data, redacting: credentials.secrets)
+            var results = try ShutterstockResponseDecoder.decodeSearch(data, redacting: credentials.secrets)
+            // Counts that came empty: this is the page asked for, at the size asked for.
+            if results.page == 0 { results.page = request.page }
+            if results.perPage == 0 { results.perPage = request.perPage }
             if results.skippedItems > 0 {
                 logger.debug("Skipped images without an id", metadata: [
                     "skipped": "\(results.skippedItems)", "page": "\(results.page)",

@@ -66,6 +66,9 @@ public enum ShutterstockResponseDecoder {
 
     private static func count(_ name: String, in root: FlickrWireValue, atLeast minimum: Int) throws(ShutterstockError) -> Int {
         guard let value = root[name] else { throw .malformedResponse("the answer has no `\(name)`.") }
+        // An empty count is unknown (0): the photos listed still count, and
+        // the provider fills in the page it asked for.
+        if case .string(let text) = value, text.trimmingCharacters(in: .whitespaces).isEmpty { return 0 }
         guard let number = value.lenientInteger else {
             throw .malformedResponse("`\(name)` is \(value.summary), not a whole number.")
         }

@@ -23,7 +23,7 @@ public struct ShutterstockSearchResults: Sendable, Equatable {
 
     /// `ceil(total_count / per_page)`, or this page when it came back short.
     public var pages: Int {
-        if isShortPage { return page }
+        if isShortPage || perPage < 1 { return page }
         // Division first: any count the server sends must not overflow.
         return max(1, totalCount / perPage + (totalCount % perPage == 0 ? 0 : 1))
     }

@@ -30,6 +30,15 @@ import Testing
         #expect(first.assets.map(\.longestEdge) == first.assets.map(\.longestEdge).sorted(), "assets smallest first")
     }
 
+    /// Empty counts with images present (issue 29 item 9): the images
+    /// count; the counts read as unknown (0) for the provider to fill in.
+    @Test func emptyCountsKeepTheImages() throws {
+        let body = #"{"page":"","per_page":"","total_count":"","data":[{"id":"1","assets":{}},{"id":"2","assets":{}}]}"#
+        let results = try ShutterstockResponseDecoder.decodeSearch(Data(body.utf8))
+        #expect(results.images.map(\.id) == ["1", "2"])
+        #expect(results.page == 0 && results.perPage == 0 && results.totalCount == 0)
+    }
+
     @Test func wholeAspectIsReadAsANumber() throws {
         let results = try ShutterstockResponseDecoder.decodeSearch(try ShutterstockRecorded.data(ShutterstockRecorded.farmer2019))
         // Item 5 is written `"aspect": 1`, item 1 `"aspect": 1.4983`.
