@@ -93,7 +93,25 @@ extension EndToEnd {
             for record in log {
                 if let fingerprint = record.fingerprint, let photo = record.photo { photosByFingerprint[fingerprint, default: []].insert(photo) }
             }
-            for name in names where name.hasSuffix(".json") {
+            // The folder's manifest (kept with or without sidecars) says which
+            // photo each file is: it must be as true as the sidecars.
+            let manifestName = ".flickr-manifest.json"
+            if names.contains(manifestName) {
+                let data = try Data(contentsOf: out.appendingPathComponent(manifestName))
+                let files = ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["files"] as? [String: Any]
+                #expect(files != nil, "item 4: \(what): \(manifestName) does not parse as JSON with files")
+                for case let record as [String: Any] in (files ?? [:]).values {
+                    guard let file = record["file"] as? String, let id = record["id"] as? String else {
+                        Issue.record("item 4: \(what): a manifest record names no file or id: \(record)")
+                        continue
+                    }
+                    guard let bytes = try? Data(contentsOf: out.appendingPathComponent(file)) else { continue }
+                    let served = photosByFingerprint[SandboxFingerprint.of(bytes)] ?? []
+                    #expect(served.contains(id), "item 4: \(what): the manifest credits \(file) to \(id), but it holds \(served.sorted())")
+                }
+            }
+            let sidecars = names.filter { $0.hasSuffix(".json") && $0 != manifestName }
+            for name in sidecars {
                 let data = try Data(contentsOf: out.appendingPathComponent(name))
                 guard let sidecar = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
                     Issue.record("item 5/6: \(what): \(name) does not parse as JSON")
@@ -115,7 +133,7 @@ extension EndToEnd {
                 #expect(isWellFormedXML(data), "item 5: \(what): \(name) is not well-formed XML")
             }
             guard let credits = try? String(contentsOf: out.appendingPathComponent("CREDITS.md"), encoding: .utf8) else {
-                if names.contains(where: { $0.hasSuffix(".json") }) { Issue.record("item 6: \(what): sidecars but no CREDITS.md") }
+                if !sidecars.isEmpty { Issue.record("item 6: \(what): sidecars but no CREDITS.md") }
                 return
             }
             let invisible = forbiddenScalars(in: credits)
