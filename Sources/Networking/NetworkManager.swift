@@ -61,7 +61,10 @@ public final class NetworkManager: Sendable {
         // Fail fast on "connection refused" instead of retrying until the deadline.
         config.connectionPool.retryConnectionEstablishment = false
         config.redirectConfiguration = .follow(max: 5, allowCycles: false)
-        config.decompression = .enabled(limit: .ratio(20))
+        // A cap on what a body may grow to, not on its ratio: a page of
+        // repetitive JSON (a long title, many alike photos) compresses far
+        // past 20:1 and is still an honest answer; 64 MB still stops a bomb.
+        config.decompression = .enabled(limit: .size(64 << 20))
         self.client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
         self.configuration = configuration
         // The transport's debug and trace lines quote request URLs and
