@@ -87,4 +87,11 @@ extension FlickrViewModel {
         for cell in found.cells { if case .cancelled = cell.state.value { cell.retry() } }
         return found
     }
+
+    /// The live search for `query` still on its way, handed over so that
+    /// Enter waits for it instead of sending the same request again.
+    func joinLiveSearch(for query: ResultQuery) -> Task<PhotoPage, any Error>? {
+        guard case .search(let search) = query, pageSize == perPage else { return nil }
+        return live.join(liveKey(for: search))
+    }
 }
