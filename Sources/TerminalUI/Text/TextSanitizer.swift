@@ -232,3 +232,28 @@ public enum TextSanitizer {
         }
     }
 }
+
+extension TextSanitizer {
+    /// `text` broken into lines of at most `columns` display columns, nothing
+    /// left out: the lines joined give `text` back. For lines a person copies
+    /// (a credit, a link), which "…" would make useless. Grapheme clusters
+    /// are never split. Expects sanitised (single-line) text.
+    public static func wrap(_ text: String, columns: Int) -> [String] {
+        let width = max(2, columns)  // a wide character needs two
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width, !line.isEmpty {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            line.append(character)
+            used += characterWidth
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+}
