@@ -52,13 +52,32 @@ extension FlickrViewModel {
     func followIfLink(_ text: String) -> Bool {
         switch provider.readLink(text.trimmingCharacters(in: .whitespaces)) {
         case .notALink:
-            return false
+            guard let sentence = foreignLinkSentence(text) else { return false }
+            noticeSource.value = .error(sentence)
         case .unsupported(let sentence):
             noticeSource.value = .error(sentence)
         case .link(let link):
             follow(link)
         }
         return true
+    }
+
+    /// When `text` is one web link this service does not read, the sentence
+    /// saying which links it reads: searching a link's words finds nothing
+    /// anyone meant.
+    func foreignLinkSentence(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.contains(" "), let url = URL(string: trimmed),
+            let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else { return nil }
+        let name = provider.displayName
+        switch provider.collectionSupport {
+        case .supported:
+            return "That is a link to \(host), not to \(name): links to \(name)'s photos, people, albums, galleries and group pools are opened. To search for words, type them."
+        case .unsupported:
+            return "\(name) opens no links: type words to search for."
+        }
     }
 
     /// Opens what `link` points at: a photo large, or a collection's photos.

@@ -69,7 +69,9 @@ extension FlickrViewModel {
     /// searched (off, a command, too short, a filter still being typed).
     private func liveKey(for text: String, policy: LiveSearchPolicy) -> LiveSearch.Key? {
         guard liveEnabled, !text.drop(while: \.isWhitespace).hasPrefix("/"), policy.allows(text) else { return nil }
-        guard case .notALink = provider.readLink(text.trimmingCharacters(in: .whitespaces)) else { return nil }
+        guard case .notALink = provider.readLink(text.trimmingCharacters(in: .whitespaces)),
+            foreignLinkSentence(text) == nil
+        else { return nil }
         guard let query = try? searchQuery(typed: text) else { return nil }
         return liveKey(for: query)
     }
@@ -86,5 +88,12 @@ extension FlickrViewModel {
         guard let found = live.take(liveKey(for: search)) else { return nil }
         for cell in found.cells { if case .cancelled = cell.state.value { cell.retry() } }
         return found
+    }
+
+    /// The live search for `query` still on its way, handed over so that
+    /// Enter waits for it instead of sending the same request again.
+    func joinLiveSearch(for query: ResultQuery) -> Task<PhotoPage, any Error>? {
+        guard case .search(let search) = query, pageSize == perPage else { return nil }
+        return live.join(liveKey(for: search))
     }
 }

@@ -298,6 +298,9 @@ public final class FlickrViewModel {
             publish(found.page, cells: found.cells, restored: false)
             return
         }
+        // Typed and Enter pressed before the live search answered: wait for
+        // that answer rather than ask the same again.
+        let joined = number == 1 ? joinLiveSearch(for: query) : nil
         let expected = generation
         activitySource.value = .loading(query, page: number)
         let provider = self.provider
@@ -305,7 +308,17 @@ public final class FlickrViewModel {
         pageTask = Task { [weak self] in
             guard let prefetcher = self?.prefetcher else { return }
             let arrival: Arrival
-            if let prefetched = await prefetcher.take(number) {
+            if let joined {
+                do {
+                    arrival = .fetched(try await withTaskCancellationHandler {
+                        try await joined.value
+                    } onCancel: {
+                        joined.cancel()
+                    })
+                } catch {
+                    arrival = .failed(error)
+                }
+            } else if let prefetched = await prefetcher.take(number) {
                 arrival = .prefetched(prefetched)
             } else {
                 do {

@@ -55,7 +55,14 @@ final class LiveSearch {
 
     private var waiting: Waiting?
     private var pause: Task<Void, Never>?
-    private var inFlight: (key: Key, task: Task<Void, Never>)?
+    /// A search sent: its request, and the task that shows its answer.
+    private struct InFlight {
+        let key: Key
+        let request: Task<PhotoPage, any Error>
+        let task: Task<Void, Never>
+    }
+
+    private var inFlight: InFlight?
     private(set) var found: Found?
     /// Counts searches sent (the benchmark and tests read it).
     private(set) var searchesSent = 0
@@ -107,10 +114,13 @@ final class LiveSearch {
     ) {
         resultSource.value = .searching
         searchesSent += 1
+        // The request is its own task so that Enter can take it over while
+        // it is still on its way (see `join`).
+        let request = Task { try await search() }
         let task = Task { [weak self] in
             let outcome: Result<PhotoPage, any Error>
             do {
-                outcome = .success(try await search())
+                outcome = .success(try await request.value)
             } catch {
                 outcome = .failure(error)
             }
@@ -125,7 +135,17 @@ final class LiveSearch {
                 self.resultSource.value = .failed(userMessage(for: error))
             }
         }
-        inFlight = (key, task)
+        inFlight = InFlight(key: key, request: request, task: task)
+    }
+
+    /// The search for `key` still on its way, handed over (Enter on the same
+    /// text before it answered): it is no longer live search's to stop or
+    /// show, and the caller waits for it instead of asking again.
+    func join(_ key: Key) -> Task<PhotoPage, any Error>? {
+        guard let inFlight, inFlight.key == key else { return nil }
+        self.inFlight = nil
+        inFlight.task.cancel()  // only the live line's side: the request goes on
+        return inFlight.request
     }
 
     private func keep(_ page: Found) {
@@ -174,6 +194,7 @@ final class LiveSearch {
     }
 
     private func stopSearching() {
+        inFlight?.request.cancel()
         inFlight?.task.cancel()
         inFlight = nil
     }

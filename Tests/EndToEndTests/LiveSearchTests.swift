@@ -88,6 +88,30 @@ extension EndToEnd {
             }
         }
 
+        @Test func enterOnTheTextOfTheLiveSearchInFlightJoinsItInsteadOfAskingAgain() async throws {
+            // Every answer waits 3 s, so the live search is surely still out
+            // when Enter comes: the test waits until the sandbox has it.
+            try await SandboxHarness.with(sandboxConfiguration(latency: .seconds(3))) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let process = try app.launch(["--layout", "list"], live: true)
+                try await process.waitForFirstListing()
+
+                try await process.type("kittens")
+                try await sandbox.waitForLog("the live search for kittens on its way", describe: describeSearches) { log in
+                    log.contains { isSearch($0, text: "kittens") && $0.endedAt == nil }
+                }
+                let mark = process.mark()
+                try process.write("\r")
+                let expected = sandbox.catalog.search(text: "kittens", sort: .relevance)
+                try await process.waitForHeader(page: 1, total: expected.count, after: mark)
+                // Page 2 may be fetched ahead now; page 1 was asked once.
+                let firstPages = try await searches(sandbox, text: "kittens").filter { isPage($0, 1) }
+                #expect(firstPages.count == 1, "searches for page 1 of kittens: \(describeSearches(firstPages))")
+                #expect(firstPages.allSatisfy { !$0.aborted }, "\(describeSearches(firstPages))")
+                #expect(try await process.quit() == .exited(0))
+            }
+        }
+
         @Test func editingKeysRedrawTheLiveLineAndLeaveTheCursorInTheLine() async throws {
             try await SandboxHarness.with(sandboxConfiguration()) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox)

@@ -5,6 +5,7 @@ import FlickrViewModels
 /// What each line typed at the prompt does.
 extension FlickrTerminalView {
     func handle(_ line: String) {
+        hasHandledLine = true
         // A page the live line found is taken by a search for the same text
         // first; then the live line goes.
         defer { viewModel.lineEnded() }

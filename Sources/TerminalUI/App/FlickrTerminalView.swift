@@ -39,6 +39,8 @@ public final class FlickrTerminalView {
     private var printedPages = 0
     private var onQuit: (@MainActor () -> Void)?
     private var isStopped = false
+    /// Whether a line from the prompt has been handled yet.
+    var hasHandledLine = false
 
     public init(viewModel: FlickrViewModel, terminal: any Terminal, options: Options) {
         self.viewModel = viewModel
@@ -69,7 +71,10 @@ public final class FlickrTerminalView {
             onResize: { [weak self] _ in self?.updateStatus() },
             onTerminate: { [weak self] _ in self?.quit() },
             onEdit: { [weak self] text in self?.viewModel.typing(text) }))
-        if !viewModel.restoreSession() {
+        // A line typed during start-up (handed over by the terminal probe)
+        // has been handled by now: what the person asked for wins over the
+        // saved session or recent photos.
+        if !hasHandledLine, !viewModel.restoreSession() {
             viewModel.showRecent()
         }
     }

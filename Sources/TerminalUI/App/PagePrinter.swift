@@ -297,8 +297,11 @@ final class PagePrinter {
     /// photo's page, the owner line to their photostream.
     static func detailLinks(_ lines: [String], cell: ImageModel, pageURL: URL?) -> [Int: URL] {
         var links: [Int: URL] = [:]
+        var onPageLine = false
         for (index, line) in lines.enumerated() {
-            if index == 0 || line.hasPrefix("page: ") {
+            // The page line comes last, and may go on over several lines.
+            onPageLine = onPageLine || line.hasPrefix("page: ")
+            if index == 0 || onPageLine {
                 links[index] = pageURL
             } else if line.hasPrefix("owner: ") {
                 links[index] = cell.links.owner
@@ -322,7 +325,10 @@ final class PagePrinter {
         if let details = StatusText.details(facts, shownLabels: ["owner", "taken", "page"], columns: columns) {
             lines += details.components(separatedBy: "\n")
         }
-        if let url = detail.pageURL { lines.append("page: \(url.absoluteString)") }
+        if let url = detail.pageURL {
+            lines += StatusText.copyable(
+                "page: " + TextSanitizer.sanitize(url.absoluteString, maximumLength: StatusText.copyableLength), columns: columns)
+        }
         return lines
     }
 }

@@ -44,12 +44,25 @@ enum StatusText {
                     let kept = paragraphs.filter { !$0.isEmpty }.prefix(3)
                     out.append("\(label):")
                     out += kept.map { "  " + TextSanitizer.fit($0, columns: max(1, columns - 2)) }
+                } else if label == "credit" {
+                    out += copyable("credit: " + TextSanitizer.sanitize(value, maximumLength: copyableLength), columns: columns)
                 } else {
                     out.append(TextSanitizer.fit("\(label): \(clean)", columns: columns))
                 }
             }
             return out.isEmpty ? nil : out.joined(separator: "\n")
         }
+    }
+
+    /// Longest credit or link shown: whole for any real one, a bound for a
+    /// hostile server's 10,000-character title.
+    static let copyableLength = 2_000
+
+    /// A line a person copies (the credit, the page link) in full, wrapped
+    /// to the window instead of cut with "…". Each piece is short enough to
+    /// pass the detail view's own sanitising unchanged.
+    static func copyable(_ line: String, columns: Int) -> [String] {
+        TextSanitizer.wrap(line, columns: min(columns, TextSanitizer.defaultMaximumLength))
     }
 
     /// The live line: `≈ 12,400 · Kittens in snow · Two kittens asleep · …`,

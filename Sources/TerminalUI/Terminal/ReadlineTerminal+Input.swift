@@ -50,7 +50,9 @@ extension ReadlineTerminal {
         // The echo goes out first: what the edit sets off (a live search
         // starting, the live line redrawn) never delays it.
         output?.flush()
-        reportEdit()
+        // A paste is one edit: the text is reported once all of it is in.
+        let stillArriving = phase == .reading && readSource != nil && promptInput?.hasQueued == true
+        if !stillArriving { reportEdit() }
         drawLiveLine()
         output?.flush()
         if phase == .reading, readSource != nil, promptInput?.hasQueued == true {

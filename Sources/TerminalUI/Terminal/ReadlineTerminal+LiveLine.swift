@@ -56,11 +56,13 @@ extension ReadlineTerminal {
         return String(cString: buffer)
     }
 
-    /// Reports the typed text when keys changed it; not while Ctrl-R
+    /// Reports the typed text when keys changed it (nothing while the line
+    /// is over the limit); not while Ctrl-R
     /// searches history (the line then shows a match, not what is typed).
     func reportEdit() {
         guard phase == .reading, rl_readline_state & UInt(RL_STATE_ISEARCH) == 0 else { return }
-        let text = currentLine
+        // A line over the limit is refused on Enter: it is never searched.
+        let text = overlongLineBytes == nil ? currentLine : ""
         guard text != reportedLine else { return }
         reportedLine = text
         handlers.onEdit(text)

@@ -10,14 +10,13 @@ public enum TextSanitizer {
     public static let defaultMaximumLength = 300
 
     /// One safe line: escape sequences (7-bit and 8-bit introducers, with their
-    /// payloads), C0/C1 controls, DEL and bidirectional controls removed;
-    /// newlines, tabs and other whitespace collapsed to single spaces;
+    /// payloads), C0/C1 controls, DEL, bidirectional controls and invisible
+    /// characters (see `Invisibles`) removed; newlines, tabs and other whitespace collapsed to single spaces;
     /// trimmed; cut to `maximumLength` characters with "…".
     public static func sanitize(_ text: String, maximumLength: Int = defaultMaximumLength) -> String {
-        var scanner = Scanner(text.unicodeScalars)
         var output = String.UnicodeScalarView()
         var pendingSpace = false
-        while let (scalar, action) = scanner.next() {
+        for (scalar, action) in scan(text) {
             switch action {
             case .keep:
                 if pendingSpace, !output.isEmpty { output.append(" ") }
@@ -25,7 +24,7 @@ public enum TextSanitizer {
                 output.append(scalar)
             case .space, .lineBreak:
                 pendingSpace = true
-            case .drop:
+            case .drop, .invisible:  // `scan` has decided every invisible
                 break
             }
         }
@@ -34,18 +33,17 @@ public enum TextSanitizer {
 
     /// Multi-line text with everything that could drive the terminal removed
     /// (escape sequences, controls other than newline and tab, bidirectional
-    /// controls); spacing and length are left alone. For output that must be
-    /// plain, such as a non-interactive terminal's.
+    /// controls, invisible characters); spacing and length are left alone.
+    /// For output that must be plain, such as a non-interactive terminal's.
     public static func stripControls(_ text: String) -> String {
-        var scanner = Scanner(text.unicodeScalars)
         var output = String.UnicodeScalarView()
-        while let (scalar, action) = scanner.next() {
+        for (scalar, action) in scan(text) {
             switch action {
             case .keep, .space:
                 if scalar != "\r" { output.append(scalar) }  // CR could overwrite the line
             case .lineBreak:
                 output.append("\n")
-            case .drop:
+            case .drop, .invisible:  // `scan` has decided every invisible
                 break
             }
         }
@@ -91,9 +89,21 @@ public enum TextSanitizer {
     // MARK: - Classification
 
     /// What to do with a scalar outside escape sequences.
-    private enum Action {
+    enum Action {
         case keep, space, drop
         case lineBreak  // LF, VT, FF, NEL, line and paragraph separators
+        case invisible  // kept or dropped by its neighbours, see `Invisibles`
+    }
+
+    /// The scalars outside escape sequences with what to do with each, every
+    /// invisible one already decided by its neighbours.
+    private static func scan(_ text: String) -> [(scalar: Unicode.Scalar, action: Action)] {
+        var scanner = Scanner(text.unicodeScalars)
+        var scanned: [(scalar: Unicode.Scalar, action: Action)] = []
+        while let next = scanner.next() {
+            if next.action != .drop { scanned.append(next) }
+        }
+        return Invisibles.decide(scanned)
     }
 
     private static func classify(_ scalar: Unicode.Scalar) -> Action {
@@ -105,6 +115,13 @@ public enum TextSanitizer {
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return .drop
         // Interlinear annotation controls and the object replacement anchors.
         case 0xFFF9...0xFFFB: return .drop
+        // Zero-width space and non-joiner, word joiner and invisible
+        // operators, byte-order mark, Mongolian vowel separator: text can
+        // hide in them where a person cannot see it.
+        case 0x200B, 0x200C, 0x2060...0x2064, 0xFEFF, 0x180E: return .drop
+        // The joiner and the tag characters also build emoji, so their
+        // neighbours decide.
+        case 0x200D, 0xE0000...0xE007F: return .invisible
         case 0x2028, 0x2029: return .lineBreak
         default:
             return scalar.properties.isWhitespace ? .space : .keep
@@ -213,5 +230,30 @@ public enum TextSanitizer {
                 }
             }
         }
+    }
+}
+
+extension TextSanitizer {
+    /// `text` broken into lines of at most `columns` display columns, nothing
+    /// left out: the lines joined give `text` back. For lines a person copies
+    /// (a credit, a link), which "…" would make useless. Grapheme clusters
+    /// are never split. Expects sanitised (single-line) text.
+    public static func wrap(_ text: String, columns: Int) -> [String] {
+        let width = max(2, columns)  // a wide character needs two
+        var lines: [String] = []
+        var line = ""
+        var used = 0
+        for character in text {
+            let characterWidth = DisplayWidth.of(character)
+            if used + characterWidth > width, !line.isEmpty {
+                lines.append(line)
+                line = ""
+                used = 0
+            }
+            line.append(character)
+            used += characterWidth
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -4,6 +4,29 @@ import Testing
 
 /// Hostile titles must come out as one harmless line.
 @Suite struct TextSanitizerTests {
+    @Test func zeroWidthAndTagCharactersAreRemoved() {
+        let hidden = "a\u{200B}b\u{200C}c\u{200D}d\u{2060}e\u{FEFF}f\u{E0001}\u{E0069}\u{E0067}\u{E007F}g\u{180E}h"
+        #expect(TextSanitizer.sanitize(hidden) == "abcdefgh")
+        #expect(TextSanitizer.stripControls(hidden) == "abcdefgh")
+    }
+
+    /// The joiner and the tags stay where they build an emoji, and only there.
+    @Test func invisibleCharactersStayOnlyInsideEmoji() {
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        let rainbowFlag = "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}"
+        let technologist = "\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}"
+        #expect(TextSanitizer.sanitize(scotland + rainbowFlag + technologist) == scotland + rainbowFlag + technologist)
+        // Tags hiding a word after a letter, after another flag, or without
+        // the cancel tag; joiners at the ends or beside a digit.
+        #expect(TextSanitizer.sanitize("x\u{E0068}\u{E0069}\u{E007F}y") == "xy")
+        #expect(TextSanitizer.sanitize("\u{1F3F3}\u{E0068}\u{E0069}\u{E007F}") == "\u{1F3F3}")
+        #expect(TextSanitizer.sanitize("\u{1F3F4}\u{E0068}\u{E0069}z") == "\u{1F3F4}z")
+        #expect(TextSanitizer.sanitize("\u{1F3F4}\u{E0001}\u{E007F}") == "\u{1F3F4}")
+        #expect(TextSanitizer.sanitize("\u{200D}\u{1F308}\u{200D}") == "\u{1F308}")
+        #expect(TextSanitizer.sanitize("1\u{200D}\u{1F308}") == "1\u{1F308}")
+        #expect(TextSanitizer.sanitize("a\u{202E}\u{2066}\u{200E}\u{061C}b") == "ab")
+    }
+
     @Test func clearScreenSequenceIsRemoved() {
         #expect(TextSanitizer.sanitize("before\u{1B}[2J\u{1B}[Hafter") == "beforeafter")
     }

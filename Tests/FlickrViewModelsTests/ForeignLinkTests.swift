@@ -1,0 +1,26 @@
+import FlickrKit
+@testable import FlickrViewModels
+import Foundation
+import ImagePipeline
+import TestSupport
+import Testing
+
+/// A web link the service does not read is not searched as words: the app
+/// says which links it opens.
+@MainActor
+@Suite struct ForeignLinkTests {
+    @Test func aLinkToAnotherSiteSaysWhichLinksAreReadAndSearchesNothing() async throws {
+        let provider = CollectionProvider(titles: ["A", "B"])
+        let viewModel = FlickrViewModel(
+            provider: provider, pipeline: ImageDownloadManager(fetcher: ScriptedImageFetcher()), perPage: 10)
+        viewModel.search("https://www.flickr.com:443@evil.example/photos/anasouza/")
+        try await eventually("the sentence") { viewModel.notice.value != nil }
+        #expect(viewModel.notice.value == .error(
+            "That is a link to evil.example, not to collections: links to collections's photos, people, albums, galleries and group pools are opened. To search for words, type them."))
+        #expect(viewModel.query.value == nil)
+        #expect(provider.requests.isEmpty)
+        // Words, and the service's own links, are as before.
+        viewModel.search("https://albums.test/72157719")
+        try await eventually("the album listed") { !provider.requests.isEmpty }
+    }
+}
