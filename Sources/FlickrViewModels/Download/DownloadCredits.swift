@@ -176,7 +176,10 @@ final class DownloadCredits: Sendable {
         return text
     }
 
-    /// Text from a server in XML: the five entities, and no control characters.
+    /// Text from a server in XML: the five entities, line breaks and tabs as
+    /// spaces (each field is one line), and only what XML 1.0 allows: a
+    /// parser must refuse a file holding U+FFFE, U+FFFF or a control
+    /// character, and would refuse the whole sidecar.
     static func escaped(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -186,11 +189,23 @@ final class DownloadCredits: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
+            case "\t", "\n", "\r": out += " "
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { out += " " } else { out.unicodeScalars.append(scalar) }
+                if isAllowedInXML(scalar) { out.unicodeScalars.append(scalar) }
             }
         }
         return out
+    }
+
+    /// XML 1.0's `Char`, less the C1 controls and non-characters it only
+    /// discourages (photo tools choke on them all the same).
+    static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xD7FF: true
+        case 0xFDD0...0xFDEF: false
+        case 0xE000...0x10FFFF: scalar.value & 0xFFFE != 0xFFFE
+        default: false
+        }
     }
 
     /// One line of Markdown: no line breaks or control characters from a server.
