@@ -66,7 +66,8 @@ enum DownloadHostileText {
 
     /// What in `markdown` would be live Markdown or HTML: a `[`, `]`, `<`,
     /// `>`, `*`, `_`, `~`, `|` or backtick that no backslash escapes, outside
-    /// a code span, or a `&` that starts anything but `&amp;`, `&lt;`, `&gt;`.
+    /// a code span, or a `&` that starts anything but `&amp;`, `&lt;`, `&gt;`,
+    /// `&#91;` or `&#93;`.
     /// Returns the code spans' contents as CommonMark reads them, in order.
     /// What CommonMark lets a backslash escape.
     static let asciiPunctuation = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
@@ -119,7 +120,7 @@ enum DownloadHostileText {
                 live.append("\(scalar) near \(context(index))")
             } else if scalar == "&" {
                 let rest = String(String.UnicodeScalarView(characters[index..<min(characters.count, index + 5)]))
-                if !(rest.hasPrefix("&amp;") || rest.hasPrefix("&lt;") || rest.hasPrefix("&gt;")) {
+                if !["&amp;", "&lt;", "&gt;", "&#91;", "&#93;"].contains(where: rest.hasPrefix) {
                     live.append("& near \(context(index))")
                 }
             }
