@@ -37,4 +37,16 @@ import Testing
             }
         }
     }
+
+    /// Issue 29 item 8: `cc:license` names a licence's deed, never the help
+    /// page Flickr links for All Rights Reserved.
+    @Test func allRightsReservedPointsNoLicenceAtAHelpPage() {
+        let reserved = Photo(id: "1", owner: "o", title: "Tram", credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 0)))
+        let xmp = DownloadCredits.xmp(reserved, pageURL: nil, attribution: "x")
+        #expect(!xmp.contains("cc:license"), "\(xmp)")
+        #expect(xmp.contains("<xmpRights:Marked>True</xmpRights:Marked>"))
+        let by = Photo(id: "2", owner: "o", title: "Tram", credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 4)))
+        #expect(DownloadCredits.xmp(by, pageURL: nil, attribution: "x")
+            .contains("<cc:license rdf:resource=\"https://creativecommons.org/licenses/by/2.0/\"/>"))
+    }
 }

@@ -137,7 +137,11 @@ final class DownloadCredits: Sendable {
             fields.append("   <xmpRights:Marked>\(license.isPublicDomain ? "False" : "True")</xmpRights:Marked>")
             if let url = license.url?.absoluteString {
                 fields.append("   <xmpRights:WebStatement>\(escaped(url))</xmpRights:WebStatement>")
-                fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+                // `cc:license` names a licence's deed: not the help page of
+                // All Rights Reserved, nor a statement such as Flickr Commons'.
+                if license.url?.host == "creativecommons.org" {
+                    fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+                }
             }
         }
         fields.append("   <xmpRights:UsageTerms><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(attribution))</rdf:li></rdf:Alt></xmpRights:UsageTerms>")
