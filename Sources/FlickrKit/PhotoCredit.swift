@@ -34,13 +34,28 @@ public struct PhotoCredit: Sendable, Hashable, Codable {
 }
 
 extension Photo {
-    /// The credit line for this photo: the service's own when it writes one,
-    /// else TASL from its title, creator, page and licence.
+    /// The credit line for this photo: the service's own when it writes one
+    /// that names the licence the service's fields give, else TASL from its
+    /// title, creator, page and licence. A credit line that names other
+    /// terms than the licence beside it (or names terms where none is
+    /// stated) would have a file published under the wrong terms.
     public func attributionLine(pageURL: URL?) -> String {
-        if let written = credit?.attribution?.trimmingCharacters(in: .whitespacesAndNewlines), !written.isEmpty {
+        if let written = credit?.attribution?.trimmingCharacters(in: .whitespacesAndNewlines), !written.isEmpty,
+           let license = credit?.license, Self.names(license, in: written) {
             return written
         }
         return Attribution.line(
             title: title, author: credit?.creator ?? ownerName, source: credit?.pageURL ?? pageURL, license: credit?.license)
+    }
+
+    /// Whether `line` names `license` (short or full name, any case) and no
+    /// other Creative Commons licence or tool.
+    private static func names(_ license: License, in line: String) -> Bool {
+        let line = line.lowercased()
+        guard line.contains(license.shortName.lowercased()) || line.contains(license.fullName.lowercased()) else { return false }
+        // "CC BY 2.0" names CC BY 2.0; "CC BY-SA 2.0" or "CC BY 2.0 … CC BY-NC 4.0" does not.
+        let others = line.ranges(of: "cc ").count + line.ranges(of: "cc0").count
+        let own = line.ranges(of: license.shortName.lowercased()).count
+        return license.shortName.lowercased().hasPrefix("cc") ? others <= own : others == 0
     }
 }

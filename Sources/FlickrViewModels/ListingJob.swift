@@ -62,6 +62,9 @@ public struct ListingJob: Sendable {
                 + "at \(perPage) per page that is pages 1–\(lastServed), so page \(firstPage) cannot be listed.")
         }
         var index = 0
+        // Pages overlap when the results shift between requests (Openverse's
+        // do): a photo already printed is not printed again.
+        var listed: Set<String> = []
         var number = firstPage
         while number <= lastWanted {
             let result: PhotoPage
@@ -71,7 +74,7 @@ public struct ListingJob: Sendable {
                 throw ListingError(message: userMessage(for: error))
             }
             if number == firstPage { sink.header(page: result.page, pages: result.pages, total: result.total) }
-            for photo in result.photos {
+            for photo in result.photos where listed.insert(photo.id).inserted {
                 index += 1
                 sink.photo(ListedPhoto(
                     provider: provider.service.id, page: number, index: index, id: photo.id, title: photo.title, owner: photo.owner,

@@ -67,28 +67,69 @@ public struct LicenseTable: Sendable, Hashable {
         return table
     }
 
-    /// Openverse's `license` slug and `license_version` as a licence, with
-    /// `url` when the API gave one. `nil` for an empty slug.
+    /// Openverse's `license` slug and `license_version` as a licence. The
+    /// deed is built from the slug and version (`url`, the API's
+    /// `license_url`, only for a licence this table does not know, and only
+    /// on creativecommons.org). `nil` for an empty slug, a slug that is not
+    /// one, or a version that is not a version (`" 4.0 "`, `"../../evil"`):
+    /// terms that cannot be read are not stated, rather than misstated.
     public static func openverse(slug: String, version: String?, url: URL?) -> License? {
         let slug = slug.trimmingCharacters(in: .whitespaces).lowercased()
-        guard !slug.isEmpty else { return nil }
-        let version = version.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        guard isSlug(slug) else { return nil }
+        var version = version
+        if version?.isEmpty == true { version = nil }
+        if let version, !isVersion(version) { return nil }
         switch License.Kind(rawValue: slug) {
         case .cc0?:
-            return License(kind: .cc0, version: version ?? "1.0", shortName: "CC0 \(version ?? "1.0")",
-                           fullName: "Public Domain Dedication (CC0 \(version ?? "1.0"))",
-                           url: url ?? URL(string: "https://creativecommons.org/publicdomain/zero/\(version ?? "1.0")/"))
+            let version = version ?? "1.0"
+            return License(kind: .cc0, version: version, shortName: "CC0 \(version)", fullName: "Public Domain Dedication (CC0 \(version))",
+                           url: URL(string: "https://creativecommons.org/publicdomain/zero/\(version)/"))
         case .pdm?:
-            return License(kind: .pdm, version: version ?? "1.0", shortName: "PDM \(version ?? "1.0")",
-                           fullName: "Public Domain Mark \(version ?? "1.0")",
-                           url: url ?? URL(string: "https://creativecommons.org/publicdomain/mark/\(version ?? "1.0")/"))
+            let version = version ?? "1.0"
+            return License(kind: .pdm, version: version, shortName: "PDM \(version)", fullName: "Public Domain Mark \(version)",
+                           url: URL(string: "https://creativecommons.org/publicdomain/mark/\(version)/"))
         case let kind? where kind.isCreativeCommonsLicence:
             let license = creativeCommons(nil, kind, version ?? "4.0")
-            return License(kind: kind, version: license.version, shortName: license.shortName, fullName: license.fullName,
-                           url: url ?? license.url)
+            return License(kind: kind, version: license.version, shortName: license.shortName, fullName: license.fullName, url: license.url)
         default:
             let name = slug.uppercased() + (version.map { " \($0)" } ?? "")
-            return License(kind: .other, version: version, shortName: name, fullName: name, url: url)
+            let deed = url.flatMap { $0.scheme == "https" && $0.host == "creativecommons.org" && !$0.path.contains("..") ? $0 : nil }
+            return License(kind: .other, version: version, shortName: name, fullName: name, url: deed)
+        }
+    }
+
+    /// Digits and dots, a digit at each end: `4.0`, `2.5`, `1.0`.
+    static func isVersion(_ text: String) -> Bool {
+        text.utf8.count <= 8 && text.utf8.first.map(isDigit) == true && text.utf8.last.map(isDigit) == true
+            && text.utf8.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") } && !text.contains("..")
+    }
+
+    /// What Openverse's slugs are made of: `by-nc-sa`, `cc0`, `sampling+`.
+    static func isSlug(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 24 && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+
+    /// The licence whose short name is `name` (`CC BY-SA 2.0`, `CC0 1.0`,
+    /// `PDM 1.0`, `All Rights Reserved`): this table's, else a Creative
+    /// Commons licence or tool as `openverse` builds it. What `--json` and
+    /// the sidecars print reads back to the same terms.
+    public func license(shortName name: String) -> License? {
+        if let known = byFlickrID.values.filter({ $0.shortName == name }).min(by: { ($0.flickrID ?? .max) < ($1.flickrID ?? .max) }) {
+            return known
+        }
+        let words = name.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        switch words.count {
+        case 3 where words[0] == "CC":
+            guard let kind = License.Kind(rawValue: words[1].lowercased()), kind.isCreativeCommonsLicence,
+                  words[1] == words[1].uppercased() else { return nil }
+            return Self.openverse(slug: kind.rawValue, version: words[2], url: nil)
+        case 2 where words[0] == "CC0": return Self.openverse(slug: "cc0", version: words[1], url: nil)
+        case 2 where words[0] == "PDM": return Self.openverse(slug: "pdm", version: words[1], url: nil)
+        default: return nil
         }
     }
 

@@ -33,7 +33,8 @@ final class DownloadCredits: Sendable {
     func record(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date()) throws {
         let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
         let line = photo.attributionLine(pageURL: pageURL)
-        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: line) }
+        let listed = Self.shortened(photo).attributionLine(pageURL: pageURL)
+        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: listed) }
         guard sidecars else { return }
         let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
                                           attribution: line, retrieved: retrieved))
@@ -136,7 +137,11 @@ final class DownloadCredits: Sendable {
             fields.append("   <xmpRights:Marked>\(license.isPublicDomain ? "False" : "True")</xmpRights:Marked>")
             if let url = license.url?.absoluteString {
                 fields.append("   <xmpRights:WebStatement>\(escaped(url))</xmpRights:WebStatement>")
-                fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+                // `cc:license` names a licence's deed: not the help page of
+                // All Rights Reserved, nor a statement such as Flickr Commons'.
+                if license.url?.host == "creativecommons.org" {
+                    fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+                }
             }
         }
         fields.append("   <xmpRights:UsageTerms><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(attribution))</rdf:li></rdf:Alt></xmpRights:UsageTerms>")
@@ -167,16 +172,56 @@ final class DownloadCredits: Sendable {
         let ordered = groups.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
         var text = "# Credits\n\nThe works in this folder, by licence. Keep these lines with the files you use.\n"
         for (name, works) in ordered {
-            let deed = works.first?.license?.url.map { " (\($0.absoluteString))" } ?? ""
+            let deed = works.first?.license?.url.map { " (\(markdown($0.absoluteString)))" } ?? ""
             text += "\n## \(markdown(name))\(deed)\n\n"
             for work in works.sorted(by: { $0.file < $1.file }) {
-                text += "- \(markdown(work.line)) — `\(work.file)`\n"
+                text += "- \(markdown(work.line)) — \(codeSpan(work.file))\n"
             }
         }
         return text
     }
 
-    /// Text from a server in XML: the five entities, and no control characters.
+    /// The longest a title or creator runs in `CREDITS.md`: a 10,000-character
+    /// title would bury the licence the line is there to state.
+    static let fieldLimit = 300
+    /// The longest any one text runs in `CREDITS.md` (a service's own credit
+    /// line holds two fields, two links and a licence).
+    static let lineLimit = 800
+
+    /// `photo` with its title and creator cut to `fieldLimit`, for its line
+    /// in `CREDITS.md` (the sidecars keep them whole).
+    private static func shortened(_ photo: Photo) -> Photo {
+        var photo = photo
+        photo.title = cut(photo.title, to: fieldLimit)
+        photo.ownerName = photo.ownerName.map { cut($0, to: fieldLimit) }
+        if let creator = photo.credit?.creator { photo.credit?.creator = cut(creator, to: fieldLimit) }
+        return photo
+    }
+
+    /// `text`, or its first `limit - 1` characters and "…".
+    static func cut(_ text: String, to limit: Int) -> String {
+        text.count > limit ? text.prefix(limit - 1) + "…" : text
+    }
+
+    /// `file` as a code span no backtick in it can close: fenced by a run
+    /// one longer than its longest, and padded with the spaces CommonMark
+    /// strips when it starts or ends with a backtick.
+    static func codeSpan(_ file: String) -> String {
+        var longest = 0
+        var run = 0
+        for scalar in file.unicodeScalars {
+            run = scalar == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = file.hasPrefix("`") || file.hasSuffix("`") || (file.hasPrefix(" ") && file.hasSuffix(" "))
+        return padded ? "\(fence) \(file) \(fence)" : fence + file + fence
+    }
+
+    /// Text from a server in XML: the five entities, line breaks and tabs as
+    /// spaces (each field is one line), and only what XML 1.0 allows: a
+    /// parser must refuse a file holding U+FFFE, U+FFFF or a control
+    /// character, and would refuse the whole sidecar.
     static func escaped(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
@@ -186,17 +231,69 @@ final class DownloadCredits: Sendable {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
+            case "\t", "\n", "\r": out += " "
             default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { out += " " } else { out.unicodeScalars.append(scalar) }
+                if isAllowedInXML(scalar) { out.unicodeScalars.append(scalar) }
             }
         }
         return out
     }
 
-    /// One line of Markdown: no line breaks or control characters from a server.
-    private static func markdown(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? " " : scalar
-        }))
+    /// XML 1.0's `Char`, less the C1 controls and non-characters it only
+    /// discourages (photo tools choke on them all the same).
+    static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xD7FF: true
+        case 0xFDD0...0xFDEF: false
+        case 0xE000...0x10FFFF: scalar.value & 0xFFFE != 0xFFFE
+        default: false
+        }
+    }
+
+    /// Server text as one line of inert Markdown: what CommonMark, GitHub
+    /// and HTML would read as a link, image, tag, emphasis, code, heading or
+    /// table is escaped; line breaks and controls become spaces; marks that
+    /// reorder or hide text (bidirectional controls, zero-width and tag
+    /// characters) and non-characters are dropped; cut at `lineLimit`.
+    static func markdown(_ text: String) -> String {
+        var visible = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isHidden(scalar) {
+            visible.append(isLineBreakOrControl(scalar) ? " " : scalar)
+        }
+        var out = ""
+        for scalar in cut(String(visible), to: lineLimit).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            // Brackets as references, not `\[`: no `](` is left for a reader
+            // (or a grep) to take for a link, and parentheses can stay as
+            // they are in the credit line's links.
+            case "[": out += "&#91;"
+            case "]": out += "&#93;"
+            // `=` too: `onerror=` stays inert but reads as an attack to any grep.
+            case "\\", "`", "*", "_", "#", "!", "|", "~", "=":
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isLineBreakOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// Bidirectional controls, zero-width and tag characters, non-characters.
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF, 0xE0000...0xE007F, 0xFDD0...0xFDEF: true
+        default: scalar.value & 0xFFFE == 0xFFFE
+        }
     }
 }

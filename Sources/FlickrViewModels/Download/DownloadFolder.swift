@@ -181,7 +181,18 @@ public struct DownloadFolder: Sendable {
         var parts = [safeComponent(photo.id)]
         if !photo.secret.isEmpty { parts.append(safeComponent(photo.secret)) }
         if let suffix = size.urlSuffix { parts.append(suffix) }
-        return parts.joined(separator: "_")
+        return fitted(parts.joined(separator: "_"))
+    }
+
+    /// `name` within `SafeFileName.maxBytes`, so that with ` (2)`, an
+    /// extension and the atomic writer's temporary suffix it stays a name
+    /// the file system takes (255 bytes): a server's 300-character id failed
+    /// with ENAMETOOLONG. The cut is marked by a digest of the whole name,
+    /// so two long ids that start alike keep two names, run after run.
+    static func fitted(_ name: String) -> String {
+        guard name.utf8.count > SafeFileName.maxBytes else { return name }
+        let digest = SHA256.hex(Data(name.utf8)).prefix(12)
+        return SafeFileName.fitted(name, bytes: SafeFileName.maxBytes - digest.count - 1) + "-" + digest
     }
 
     static func fileName(_ baseName: String, format: ImageFormat) -> String {

@@ -220,7 +220,7 @@ public final class DownloadJob: Sendable {
             _ = await wakeIterator.next()
         }
         await state.withLockedValue({ $0.videoWorker })?.value
-        let (tally, cancelled) = state.withLockedValue { ($0.tally, $0.cancelled) }
+        let (tally, cancelled) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled) }
         do {
             try credits.finish()
         } catch {

@@ -10,6 +10,8 @@ public struct DownloadReport: Encodable, Sendable {
     public var alreadyThere: Int
     public var failed: Int
     public var cancelled: Int
+    /// Listed, but the download stopped before fetching them.
+    public var notStarted: Int
     public var videosSkipped: Int
     public var pagesNotFetched: Int
     public var bytes: Int
@@ -22,7 +24,7 @@ public struct DownloadReport: Encodable, Sendable {
     public var notes: [String]
 
     enum CodingKeys: String, CodingKey {
-        case downloaded, fromCache = "from_cache", alreadyThere = "already_there", failed, cancelled
+        case downloaded, fromCache = "from_cache", alreadyThere = "already_there", failed, cancelled, notStarted = "not_started"
         case videosSkipped = "videos_skipped", pagesNotFetched = "pages_not_fetched", bytes, seconds, complete, folder
         case collection, notes
     }
@@ -34,6 +36,7 @@ public struct DownloadReport: Encodable, Sendable {
         alreadyThere = tally.kept
         failed = tally.failed
         cancelled = tally.cancelled
+        notStarted = tally.notStarted
         videosSkipped = tally.videosSkipped
         pagesNotFetched = tally.failedPages
         bytes = tally.bytes

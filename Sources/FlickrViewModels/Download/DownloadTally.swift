@@ -28,11 +28,25 @@ public struct DownloadTally: Sendable, Equatable {
     public var failedPages = 0
     /// Videos left out (no `--videos`).
     public var videosSkipped = 0
+    /// Listed but never handed to a transfer: the download was stopped first.
+    public var notStarted = 0
 
     public init() {}
 
-    /// Photos dealt with: saved, found, failed, cancelled or (videos) skipped.
-    public var settled: Int { downloaded + kept + failed + cancelled + videosSkipped }
+    /// Photos accounted for: saved, found, failed, cancelled, (videos)
+    /// skipped, or never started.
+    public var settled: Int { downloaded + kept + failed + cancelled + videosSkipped + notStarted }
+
+    /// The tally when the job stops: a transfer still running counts as
+    /// cancelled, and every listed photo no transfer took as not started, so
+    /// the summary accounts for each photo listed.
+    func stopped() -> DownloadTally {
+        var tally = self
+        tally.cancelled += max(0, tally.outstanding)
+        tally.outstanding = 0
+        tally.notStarted = max(0, tally.expected - tally.settled)
+        return tally
+    }
 
     /// Something the person asked for is not in the folder.
     public var isIncomplete: Bool { failed > 0 || failedPages > 0 }
@@ -63,6 +77,7 @@ public struct DownloadTally: Sendable, Equatable {
         if fromCache > 0 { line += " (\(fromCache) from cache)" }
         line += ", \(kept) already there, failed \(failed)"
         if cancelled > 0 { line += ", cancelled \(cancelled)" }
+        if notStarted > 0 { line += ", not started \(notStarted)" }
         if videosSkipped > 0 {
             line += ", \(videosSkipped) video\(videosSkipped == 1 ? "" : "s") skipped (--videos downloads them)"
         }

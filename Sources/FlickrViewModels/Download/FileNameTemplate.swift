@@ -36,8 +36,9 @@ public struct FileNameTemplate: Sendable, Equatable {
     /// - Throws: `FileNameTemplateError` naming the mistake.
     public init(_ text: String) throws(FileNameTemplateError) {
         var parts: [Part] = []
-        var literal = ""
-        var rest = Substring(text)
+        var literal = String.UnicodeScalarView()
+        // By scalar: a combining mark after a brace (`}\u{301}`) must not hide it.
+        var rest = Substring(text).unicodeScalars
         while let character = rest.first {
             rest.removeFirst()
             switch character {
@@ -51,8 +52,8 @@ public struct FileNameTemplate: Sendable, Equatable {
                     let what = name.isEmpty ? "an empty field {}" : "unknown field {\(name.prefix(40))}"
                     throw FileNameTemplateError("--name \(SafeFileName.quoted(text)): \(what). Fields: \(known).")
                 }
-                if !literal.isEmpty { parts.append(.text(literal)) }
-                literal = ""
+                if !literal.isEmpty { parts.append(.text(String(literal))) }
+                literal = String.UnicodeScalarView()
                 parts.append(.field(field))
                 rest = rest[rest.index(after: close)...]
             case "}":
@@ -61,12 +62,23 @@ public struct FileNameTemplate: Sendable, Equatable {
                 literal.append(character)
             }
         }
-        if !literal.isEmpty { parts.append(.text(literal)) }
+        if !literal.isEmpty { parts.append(.text(String(literal))) }
         guard parts.contains(where: { if case .field = $0 { true } else { false } }) else {
             throw FileNameTemplateError(
                 "--name \(SafeFileName.quoted(text)) names every file the same: use a field such as {id} or {title}.")
         }
         self.parts = parts
+    }
+
+    /// The template as `--name` takes it: what `init` parses back to this
+    /// template (a literal never holds a brace, which `init` refuses).
+    public var text: String {
+        parts.map { part in
+            switch part {
+            case .text(let text): text
+            case .field(let field): "{\(field.rawValue)}"
+            }
+        }.joined()
     }
 
     /// The file name for one photo, made safe for any file system; the

@@ -25,7 +25,7 @@ enum SafeFileName {
         // One spelling per name: the same title always gives the same bytes,
         // whichever normalisation the server sent.
         var scalars = String.UnicodeScalarView()
-        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
+        for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars where !isInvisible(scalar) {
             scalars.append(isRefused(scalar) ? "_" : scalar)
         }
         var name = trimmed(String(scalars))
@@ -44,13 +44,22 @@ enum SafeFileName {
         isHidden(scalar) || "/\\<>:\"|?*".unicodeScalars.contains(scalar)
     }
 
-    /// Control characters and the invisible marks that reorder or hide text
-    /// in a terminal.
+    /// Control characters and the marks that reorder text in a terminal:
+    /// each leaves a `_`, so words they separated stay apart.
     private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        // Not U+200C and U+200D: scripts and emoji sequences join with them.
-        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200B, 0x200E, 0x200F, 0x2028...0x202E, 0x2060...0x2069, 0xFEFF: true
-        default: false
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
+        default: isInvisible(scalar)
+        }
+    }
+
+    /// Zero-width and tag characters and non-characters: dropped, as a
+    /// name that looks like another must not be another (an emoji sequence
+    /// joined by U+200D falls apart into its emoji, which still show).
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200B...0x200D, 0x2060...0x2065, 0xFEFF, 0xE0000...0xE007F, 0xFDD0...0xFDEF: true
+        default: scalar.value & 0xFFFE == 0xFFFE
         }
     }
 
