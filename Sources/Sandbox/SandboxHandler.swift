@@ -166,7 +166,7 @@ final class SandboxHandler: Sendable {
     }
 
     /// Query parameters, then those of an `application/x-www-form-urlencoded` body.
-    private static func parameters(of request: Request) async -> [(String, String)] {
+    static func parameters(of request: Request) async -> [(String, String)] {
         var request = request
         var parameters = QueryString.parse(request.uri.query ?? "")
         let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false

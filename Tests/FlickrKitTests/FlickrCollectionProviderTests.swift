@@ -125,6 +125,8 @@ import Testing
         "https://www.flickr.com:443@evil.example/photos/anasouza/",
         "https://flickr.com.evil.example/photos/anasouza/",
         "http://evil.example/photos/anasouza/",
+        "javascript:alert(1)//www.flickr.com/photos/anasouza/",
+        "file:///etc/passwd",
     ])
     func aLinkToAnotherSiteIsNeverLookedUpAsAName(_ link: String) async throws {
         try await withFlickr([

@@ -40,7 +40,7 @@ extension FlickrProvider {
             throw .invalidRequest("That link is not a person's page; give a profile or photostream URL such as https://www.flickr.com/photos/NAME/.")
         case .unsupported(let sentence):
             throw .invalidRequest(sentence)
-        case .notALink where trimmed.contains("://"):
+        case .notALink where Self.looksLikeALink(trimmed):
             // A link to another site (or one that only looks like Flickr's,
             // such as www.flickr.com@evil.example) is never sent as a username.
             throw .invalidRequest(
@@ -53,6 +53,16 @@ extension FlickrProvider {
         people[trimmed] = person
         people[person.id] = person
         return person
+    }
+
+    /// A URI of some scheme (`https://…`, `javascript:…//…`, `file:/…`):
+    /// a scheme, a colon, and a slash before any space. No username is one.
+    static func looksLikeALink(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), let first = text.first, first.isASCII, first.isLetter,
+              text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return false }
+        let rest = text[text.index(after: colon)...]
+        return rest.prefix { !$0.isWhitespace }.contains("/")
     }
 
     /// By username (unless the name came from a URL, where it is a path

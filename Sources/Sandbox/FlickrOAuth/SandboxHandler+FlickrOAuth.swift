@@ -5,7 +5,7 @@ import NIOCore
 extension SandboxHandler {
     /// `/services/oauth/request_token|authorize|access_token`.
     func flickrOAuthAnswer(endpoint: String, request: Request) async -> Content {
-        let parameters = await Self.oauthParameters(of: request)
+        let parameters = await Self.parameters(of: request)
         let signed = SignedRequest(
             method: request.method.rawValue, host: request.head.authority ?? "", path: request.uri.path,
             parameters: parameters, authorization: request.headers[.authorization])
@@ -20,7 +20,7 @@ extension SandboxHandler {
             method: request.method.rawValue, host: request.head.authority ?? "", path: request.uri.path,
             parameters: parameters, authorization: request.headers[.authorization])
         let method = signed.value("method")
-        let format = Self.restFormat(parameters)
+        let format = RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml
         let payload: RestPayload
         switch flickrOAuth.checkREST(signed) {
         case .failure(let refusal)?:
@@ -33,23 +33,5 @@ extension SandboxHandler {
             return nil
         }
         return (WireFormat.render(payload, as: format), format.contentType)
-    }
-
-    /// The format a call asked for, XML by default (an unknown one is left to the REST API's own answer).
-    private static func restFormat(_ parameters: [(String, String)]) -> ResponseFormat {
-        func value(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
-        guard value("format") == "json" else { return .xml }
-        return value("nojsoncallback") == "1" ? .json : .jsonp(callback: RestAPI.callbackName(value("jsoncallback")))
-    }
-
-    /// Query parameters, then a form body's.
-    private static func oauthParameters(of request: Request) async -> [(String, String)] {
-        var request = request
-        var parameters = QueryString.parse(request.uri.query ?? "")
-        let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
-        if request.method == .post, isForm, let body = try? await request.collectBody(upTo: 1 << 20) {
-            parameters += QueryString.parse(String(buffer: body))
-        }
-        return parameters
     }
 }
