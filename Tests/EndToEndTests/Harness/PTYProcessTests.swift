@@ -104,9 +104,11 @@ struct ProcessRunnerTests {
         #expect(result.errorText == "err\n")
     }
 
+    /// `sleep infinity`, not a long sleep: on a loaded machine the waiting
+    /// task once woke after `sleep 30` had ended by itself and saw an exit.
     @Test func aProgramThatDoesNotExitIsKilledAtTheTimeout() async throws {
         await #expect(throws: ProcessRunnerError.self) {
-            _ = try await ProcessRunner.run("/bin/sleep", arguments: ["30"], timeout: .milliseconds(300))
+            _ = try await ProcessRunner.run("/bin/sleep", arguments: ["infinity"], timeout: .milliseconds(300))
         }
     }
 }
