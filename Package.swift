@@ -154,7 +154,7 @@ let package = Package(
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "ImageCodecsTests", dependencies: [
-            "ImageCodecs", "TestSupport",
+            "ImageCodecs", "TestSupport", "CZlib",
         ], swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
             "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
@@ -162,7 +162,7 @@ let package = Package(
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "TestSupport", "Sandbox", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "TestSupport", "Sandbox", "Networking", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
     ]
