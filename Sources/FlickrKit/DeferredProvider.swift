@@ -60,6 +60,7 @@ public struct DeferredProvider: PhotoProvider {
     public var maxResults: Int? { current.maxResults }
     public var perPageRange: ClosedRange<Int> { current.perPageRange }
     public var collectionSupport: CollectionSupport { current.collectionSupport }
+    public var recentSupport: RecentSupport { current.recentSupport }
 
     public func readLink(_ text: String) -> LinkReading { current.readLink(text) }
     public func photoPageURL(for photo: Photo) -> URL? { current.photoPageURL(for: photo) }

@@ -26,6 +26,10 @@ public protocol PhotoProvider: Sendable {
     /// One page of the most recent uploads.
     func recent(page: Int, perPage: Int) async throws -> PhotoPage
 
+    /// Whether it has a list of recent uploads; when not, the sentence
+    /// saying what to do instead (shown in place of asking for them).
+    var recentSupport: RecentSupport { get }
+
     /// The URL of the smallest image of `photo` that fills `need` (scaled to
     /// fit, keeping its aspect ratio), from what the photo already carries;
     /// the biggest there is when none is big enough. No network.
@@ -95,9 +99,19 @@ public struct UnsupportedByProvider: WordedError {
     }
 }
 
+/// Whether a provider lists recent uploads; when not, the sentence saying
+/// what to do instead (a launch and `/recent` show it calmly, as no retry
+/// would change it).
+public enum RecentSupport: Sendable, Hashable {
+    case supported
+    case unsupported(String)
+}
+
 // MARK: - Default implementations
 
 extension PhotoProvider {
+    public var recentSupport: RecentSupport { .supported }
+
     public var perPageRange: ClosedRange<Int> { 1...500 }
 
     /// The last page worth asking for, given the service's cap.

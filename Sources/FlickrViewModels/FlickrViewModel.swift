@@ -169,7 +169,11 @@ public final class FlickrViewModel {
             return
         }
         guard query.value != nil, let last = pages.value.last else {
-            noticeSource.value = .info("Type a query to search, or /recent for recent photos.")
+            if case .unsupported(let sentence) = provider.recentSupport {
+                noticeSource.value = .info(sentence)
+            } else {
+                noticeSource.value = .info("Type a query to search, or /recent for recent photos.")
+            }
             return
         }
         guard hasMore else {
@@ -266,6 +270,14 @@ public final class FlickrViewModel {
     }
 
     func start(_ newQuery: ResultQuery) {
+        if case .recent = newQuery, case .unsupported(let sentence) = provider.recentSupport {
+            // Not asked for at all (Openverse): on a fresh launch this is
+            // the first thing shown, and an error no retry would change is
+            // no way to open. What is shown stays.
+            activitySource.value = .idle
+            noticeSource.value = .info(sentence)
+            return
+        }
         // The opened photo stays: a new query does not close it.
         stopPending(includingDetail: false)
         restoredPerPage = nil

@@ -93,7 +93,7 @@ extension EndToEnd {
 
                 mark = process.mark()
                 try await process.enter("/recent")
-                try await process.waitFor(text: "Openverse has no recent photos; search instead.", after: mark)
+                try await process.waitFor(text: "Openverse has no recent photos; type words to search.", after: mark)
                 #expect(try await process.quit() == .exited(0))
             }
         }

@@ -102,9 +102,13 @@ public struct OpenverseProvider: PhotoProvider {
 
     /// Openverse has no list of recent uploads, and pretending (a search
     /// for everything) would show an arbitrary order under that name.
+    public var recentSupport: RecentSupport { .unsupported(Self.noRecentPhotos) }
+
     public func recent(page: Int, perPage: Int) async throws -> PhotoPage {
-        throw UnsupportedByProvider("Openverse has no recent photos; search instead.")
+        throw UnsupportedByProvider(Self.noRecentPhotos)
     }
+
+    static let noRecentPhotos = "Openverse has no recent photos; type words to search."
 
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
         Self.imageURL(in: photo, covering: need)
