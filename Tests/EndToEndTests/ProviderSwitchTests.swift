@@ -51,8 +51,12 @@ extension EndToEnd {
                 for (from, target) in zip(walk, walk.dropFirst()) {
                     let mark = process.mark()
                     try await process.enter("/provider \(target.id)")
+                    // A switch repeats what was shown (a search, recent photos) or says it
+                    // cannot: wait for that to settle, or a search typed next races it.
                     try await process.waitFor("switching \(from.id) → \(target.id)") { bytes, _ in
-                        String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self).contains("Now searching \(target.displayName)")
+                        let after = String(decoding: bytes[min(mark, bytes.count)...], as: UTF8.self)
+                        return after.contains("Now searching \(target.displayName)")
+                            && ["· page 1 of", "Type words to search", "has no recent photos"].contains { after.contains($0) }
                     }
                     try await use(target, in: process)
                 }
