@@ -128,6 +128,10 @@ extension RetryPolicy {
         let text = value.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
         // Any number of digits: a huge one is held to the ceiling, never overflows.
         if let seconds = ServerWait.seconds(digits: text) { return seconds }
+        // An HTTP-date is short printable ASCII; Foundation's DateFormatter
+        // traps on some other text (combining marks over a date, found by
+        // Scripts/fuzz), so nothing else reaches it.
+        guard text.utf8.count <= 64, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
         for format in httpDateFormats {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

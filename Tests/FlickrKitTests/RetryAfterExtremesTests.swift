@@ -34,6 +34,16 @@ import TestSupport
         }
     }
 
+    /// Scripts/fuzz's retry-after target: a date with combining marks and
+    /// control bytes made Foundation's DateFormatter trap ("Incorrect range").
+    @Test func aDateThatIsNotASCIIIsNoWaitNotATrap() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("FuzzFindings/retry-after-1.txt")
+        let text = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+        #expect(RetryPolicy.retryAfter(text, now: Date(timeIntervalSince1970: 1_700_000_000)) == nil)
+        #expect(RetryPolicy.retryAfter("Sun\u{36D}\u{1}0 08:49:37 1994") == nil)
+    }
+
     @Test func shortWaitsKeepTheirUnits() {
         #expect(OpenverseError.duration(.seconds(90)) == "90 seconds")
         #expect(OpenverseError.duration(.milliseconds(1)) == "1 second")
