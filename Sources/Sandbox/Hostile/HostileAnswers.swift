@@ -68,17 +68,9 @@ enum HostileImages {
 
     /// A PNG of a few dozen bytes whose IHDR claims 8000×8000 RGB: its
     /// pixel data (a valid zlib stream) holds a few bytes.
-    static let pngHugeHeader: [UInt8] = {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        var header: [UInt8] = []
-        header.appendBigEndian(UInt32(claimedEdge))
-        header.appendBigEndian(UInt32(claimedEdge))
-        header += [8, 2, 0, 0, 0]
-        PNGEncoder.appendChunk("IHDR", header, to: &png)
-        PNGEncoder.appendChunk("IDAT", (try? PNGEncoder.zlibStream([UInt8](repeating: 0, count: 16))) ?? [], to: &png)
-        PNGEncoder.appendChunk("IEND", [], to: &png)
-        return png
-    }()
+    static let pngHugeHeader = png(
+        edge: claimedEdge, depthAndColour: [8, 2],
+        pixels: (try? PNGEncoder.zlibStream([UInt8](repeating: 0, count: 16))) ?? [])
 
     /// A real 8192×8192 one-bit grey PNG, all black: about 8 KB on the wire,
     /// 256 MB as RGBA.
@@ -86,16 +78,22 @@ enum HostileImages {
         let edge = 8_192
         let rowBytes = 1 + edge / 8
         let rows = [UInt8](repeating: 0, count: rowBytes * edge)
+        return png(edge: edge, depthAndColour: [1, 0], pixels: (try? PNGEncoder.zlibStream(rows, level: 9)) ?? [])
+    }()
+
+    /// A square PNG of `edge` pixels a side: signature, IHDR (bit depth and
+    /// colour type as given, no interlace), one IDAT of `pixels`, IEND.
+    private static func png(edge: Int, depthAndColour: [UInt8], pixels: [UInt8]) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         var header: [UInt8] = []
         header.appendBigEndian(UInt32(edge))
         header.appendBigEndian(UInt32(edge))
-        header += [1, 0, 0, 0, 0]
+        header += depthAndColour + [0, 0, 0]
         PNGEncoder.appendChunk("IHDR", header, to: &png)
-        PNGEncoder.appendChunk("IDAT", (try? PNGEncoder.zlibStream(rows, level: 9)) ?? [], to: &png)
+        PNGEncoder.appendChunk("IDAT", pixels, to: &png)
         PNGEncoder.appendChunk("IEND", [], to: &png)
         return png
-    }()
+    }
 
     /// A lossy WebP (RIFF, `VP8 ` chunk) whose key frame header claims 8000×8000, and nothing after it.
     static let webpHugeHeader: [UInt8] = {
