@@ -22,6 +22,8 @@ import sys
 ENVIRONMENT = {
     "FLICKR_API_KEY": "Flickr API key, as --api-key. Without it (and without --api-url) "
     "Flickr runs against the embedded sandbox.",
+    "FLICKR_API_SECRET": "The secret of the Flickr key, as --api-secret: it signs in and signs a "
+    "signed-in account's requests. It is never saved.",
     "FLICKR_API_URL": "Another Flickr-compatible endpoint, as --api-url; for example a "
     "sandbox started with flickr sandbox.",
     "SHUTTERSTOCK_API_TOKEN": "Shutterstock API token (Bearer).",
@@ -40,6 +42,8 @@ ENVIRONMENT = {
     "(default ~/.local/state/flickr), one of each per service.",
     "XDG_CACHE_HOME": "Images and thumbnails as drawn go to $XDG_CACHE_HOME/flickr "
     "(default ~/.cache/flickr).",
+    "XDG_CONFIG_HOME": "flickr login keeps the Flickr sign-in in $XDG_CONFIG_HOME/flickr "
+    "(default ~/.config/flickr), readable only by you.",
     "NO_COLOR": "When set, no colour.",
     "TERM": "With TERM=dumb the app reads plain lines and prints plain text, as when "
     "standard input is not a terminal.",
