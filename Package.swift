@@ -62,7 +62,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], swiftSettings: strict),
         // The core: photos, the query value, the provider protocol and registry.
-        .target(name: "FlickrKit", dependencies: [
+        .target(name: "PhotoCore", dependencies: [
             "Networking", "Platform",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -70,18 +70,18 @@ let package = Package(
         ], swiftSettings: strict),
         // One module per provider, each one folder under Sources/Providers.
         .target(name: "FlickrService", dependencies: [
-            "FlickrKit", "Networking", "Platform", .product(name: "Logging", package: "swift-log"),
+            "PhotoCore", "Networking", "Platform", .product(name: "Logging", package: "swift-log"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], path: "Sources/Providers/Flickr", swiftSettings: strict),
         .target(name: "ShutterstockService", dependencies: [
-            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+            "PhotoCore", "Networking", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Providers/Shutterstock", swiftSettings: strict),
         .target(name: "OpenverseService", dependencies: [
-            "FlickrKit", "Networking", .product(name: "Logging", package: "swift-log"),
+            "PhotoCore", "Networking", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Providers/Openverse", swiftSettings: strict),
         // The registry of providers and the connector that sets them up.
         .target(name: "Services", dependencies: [
-            "FlickrKit", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
+            "PhotoCore", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
         ], swiftSettings: strict),
         // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
         .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CPNGRows", "CGIF", "CWebP"], swiftSettings: strict),
@@ -91,10 +91,10 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
-            "Binding", "FlickrKit", "ImagePipeline", "Platform",
+            "Binding", "PhotoCore", "ImagePipeline", "Platform",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
-        // The view: view models and bindings only, never FlickrKit or ImagePipeline.
+        // The view: view models and bindings only, never PhotoCore or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
             "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "ImageCodecs", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -108,19 +108,19 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "flickr", dependencies: [
-            "Services", "FlickrKit", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform", "FlickrService",
+            "Services", "PhotoCore", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform", "FlickrService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "ImageCodecs",
+            "TerminalUI", "Sandbox", "PhotoCore", "FlickrService", "Networking", "TestSupport", "ImageCodecs",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen
         // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
-            "CPty", "Sandbox", "FlickrKit", "Networking", "ImagePipeline", "TerminalUI",
+            "CPty", "Sandbox", "PhotoCore", "Networking", "ImagePipeline", "TerminalUI",
             "CTurboJPEG", "CGIF", "CWebP", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
@@ -129,8 +129,8 @@ let package = Package(
             "Platform", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "BindingTests", dependencies: ["Binding"], swiftSettings: testSettings),
-        .testTarget(name: "FlickrKitTests", dependencies: [
-            "FlickrKit", "Networking", "Platform", "FlickrService", "ShutterstockService", "OpenverseService", "Sandbox",
+        .testTarget(name: "PhotoCoreTests", dependencies: [
+            "PhotoCore", "Networking", "Platform", "FlickrService", "ShutterstockService", "OpenverseService", "Sandbox",
             "TestSupport",
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -140,16 +140,16 @@ let package = Package(
         ],
                     exclude: ["Recorded", "Openverse/Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
-            "ImagePipeline", "FlickrKit", "Networking", "Sandbox", "TestSupport", "Platform",
+            "ImagePipeline", "PhotoCore", "Networking", "Sandbox", "TestSupport", "Platform",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "FlickrKit", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "PhotoCore", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
-            "TerminalUI", "FlickrViewModels", "FlickrKit", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
+            "TerminalUI", "FlickrViewModels", "PhotoCore", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
             "Platform", "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
@@ -157,7 +157,7 @@ let package = Package(
             "ImageCodecs", "TestSupport", "CZlib",
         ], swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
-            "Sandbox", "FlickrKit", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
+            "Sandbox", "PhotoCore", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
@@ -173,6 +173,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "FlickrKit", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
+        "PhotoCore", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }

@@ -1,5 +1,5 @@
 import Binding
-import FlickrKit
+import PhotoCore
 import Foundation
 import ImagePipeline
 

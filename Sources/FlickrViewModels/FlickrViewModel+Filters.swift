@@ -1,5 +1,5 @@
 import Binding
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// `/filter`: the filters searches use until changed.

@@ -1,5 +1,5 @@
 import Binding
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// Results while typing: a pause in typing searches the text so far, the

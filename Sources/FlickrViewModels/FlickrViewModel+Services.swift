@@ -1,6 +1,6 @@
 import Binding
 import Foundation
-import FlickrKit
+import PhotoCore
 import ImagePipeline
 
 /// The services a `FlickrViewModel` can search, and `/provider`'s choices.

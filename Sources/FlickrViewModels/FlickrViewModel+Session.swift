@@ -1,5 +1,5 @@
 import Binding
-import FlickrKit
+import PhotoCore
 
 /// Where a `FlickrViewModel` keeps the shown results for the next launch.
 extension FlickrViewModel {

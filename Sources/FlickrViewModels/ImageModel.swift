@@ -1,6 +1,6 @@
 import Binding
 import Dispatch
-import FlickrKit
+import PhotoCore
 import Foundation
 import ImagePipeline
 

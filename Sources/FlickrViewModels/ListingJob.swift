@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// One photo of `flickr search`/`recent` output, as the printer shows it.

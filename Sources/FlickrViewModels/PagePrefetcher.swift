@@ -1,5 +1,5 @@
 import Binding
-import FlickrKit
+import PhotoCore
 import ImagePipeline
 
 /// The next page, fetched ahead of time with its thumbnails loading at low

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// The photo `/open` shows: its large image, the facts printed beside it,

@@ -1,5 +1,5 @@
 import Dispatch
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// Saves the shown pages for the next launch and reads them back, off the

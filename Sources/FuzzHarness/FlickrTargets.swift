@@ -1,5 +1,5 @@
 import Foundation
-@testable import FlickrKit
+@testable import PhotoCore
 @testable import FlickrService
 @testable import ShutterstockService
 

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 @testable import FlickrService
 import Foundation
 import Networking

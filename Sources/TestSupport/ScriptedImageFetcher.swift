@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Networking
 import Foundation
 import ImagePipeline

@@ -1,7 +1,7 @@
 // `flickr-bench render`, `fetch` and `grid`: the render pipeline on its own,
 // over thumbnails of the size the grid asks for.
 
-import FlickrKit
+import PhotoCore
 import FlickrService
 import Networking
 import Foundation

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlickrKit
+import PhotoCore
 import FlickrViewModels
 import Foundation
 import Services

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlickrKit
+import PhotoCore
 import FlickrService
 import Foundation
 import Sandbox

@@ -1,5 +1,5 @@
 import ArgumentParser
-import FlickrKit
+import PhotoCore
 import Foundation
 import Services
 

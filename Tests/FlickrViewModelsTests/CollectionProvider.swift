@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import FlickrService
 import Foundation
 import NIOConcurrencyHelpers

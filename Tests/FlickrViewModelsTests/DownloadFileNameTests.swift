@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 @testable import FlickrViewModels
 import Foundation
 import ImagePipeline

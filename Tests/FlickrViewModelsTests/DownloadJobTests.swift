@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import FlickrService
 @testable import FlickrViewModels
 import Foundation
@@ -123,7 +123,7 @@ import Testing
             try folder.prepare()
         } catch {
             #expect(error.message.contains(blocker.path))
-            // The system's reason, in FlickrKit's words, not Foundation's generic one.
+            // The system's reason, in PhotoCore's words, not Foundation's generic one.
             #expect(error.message.hasSuffix("a part of the path is not a folder."), "\(error.message)")
         }
     }

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import FlickrService
 @testable import FlickrViewModels
 import Foundation

@@ -1,5 +1,5 @@
 import CZlib
-import FlickrKit
+import PhotoCore
 import Foundation
 import Sandbox
 import Testing

@@ -1,4 +1,4 @@
-@testable import FlickrKit
+@testable import PhotoCore
 @testable import FlickrService
 import Foundation
 import Sandbox

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// A person or an album as a person names it (`flickr user NAME`,

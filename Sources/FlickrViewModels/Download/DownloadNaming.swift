@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// Picks each file's name, without extension, in the order the photos come:

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// `flickr download --json`: what the run did, as one JSON object, with the

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 
 /// What `flickr download` is asked for, read from its words, `--user` and
 /// `--album` before any request: a search, or a person's photos or an

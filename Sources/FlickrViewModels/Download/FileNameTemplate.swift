@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// `--name '{id}_{title}'`: how `flickr download` names each file (without

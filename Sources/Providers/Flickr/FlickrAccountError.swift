@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// Why signing in, or a call made as the signed-in person, failed, worded so

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 
 /// Reads a line typed or pasted at the prompt as a Flickr link, without

@@ -1,5 +1,5 @@
 import Logging
-import FlickrKit
+import PhotoCore
 import Foundation
 import Networking
 import NIOConcurrencyHelpers

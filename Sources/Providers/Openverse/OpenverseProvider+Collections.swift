@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 
 extension OpenverseProvider {
     /// Openverse indexes single works: it has no photostreams or albums,

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 import Foundation
 import Networking
 

@@ -1,4 +1,4 @@
-import FlickrKit
+import PhotoCore
 
 extension ShutterstockProvider {
     /// Shutterstock has no photostreams or albums to browse, only a
