@@ -100,22 +100,17 @@ public struct OpenverseProvider: PhotoProvider {
         return Self.page(from: results, authenticated: isAuthenticated)
     }
 
-    /// Openverse has no list of recent uploads, and pretending (a search
-    /// for everything) would show an arbitrary order under that name.
-    public var recentSupport: RecentSupport { .unsupported(Self.noRecentPhotos) }
-
-    public func recent(page: Int, perPage: Int) async throws -> PhotoPage {
-        throw UnsupportedByProvider(Self.noRecentPhotos)
-    }
-
-    static let noRecentPhotos = "Openverse has no recent photos; type words to search."
-
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
         Self.imageURL(in: photo, covering: need)
     }
 
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
         Self.imageURL(in: photo, covering: size.requirement)
+    }
+
+    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        try Task.checkCancellation()
+        return imageURL(for: photo, covering: need)
     }
 
     /// The work's page at its source (`foreign_landing_url`).
