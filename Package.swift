@@ -66,7 +66,6 @@ let package = Package(
             "Networking", "Platform",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], swiftSettings: strict),
         // One module per provider, each one folder under Sources/Providers.
         .target(name: "FlickrService", dependencies: [
