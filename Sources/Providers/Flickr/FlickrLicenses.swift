@@ -12,7 +12,7 @@ extension FlickrResponseDecoder {
         guard let licenses = first(root["licenses"]), licenses.objectMembers != nil else {
             throw .malformedResponse("the answer is not a list of licences: it has no `licenses`.")
         }
-        let entries: [FlickrWireValue]
+        let entries: [WireValue]
         switch licenses["license"] {
         case .array(let values)?: entries = values
         case let single?: entries = [single]
