@@ -143,7 +143,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "PhotoCore", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "PhotoCore", "FlickrService", "OpenverseService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),

@@ -103,3 +103,13 @@ final class LicenseNames: Sendable {
         return await task.value
     }
 }
+
+extension LicenseTable {
+    /// The licence with Flickr's id `id`; an unknown id gets a licence
+    /// named after it (so a new id shows, not a blank).
+    public func flickr(id: Int) -> License {
+        byFlickrID[id] ?? License(
+            kind: .other, version: nil, shortName: "Licence \(id)", fullName: "Flickr licence \(id)", url: nil,
+            flickrID: id)
+    }
+}
