@@ -169,7 +169,7 @@ public final class FlickrViewModel {
             return
         }
         guard query.value != nil, let last = pages.value.last else {
-            if case .unsupported(let sentence) = provider.recentSupport {
+            if case .unsupported(let sentence) = provider.capabilities.recent {
                 noticeSource.value = .info(sentence)
             } else {
                 noticeSource.value = .info("Type a query to search, or /recent for recent photos.")
@@ -270,7 +270,7 @@ public final class FlickrViewModel {
     }
 
     func start(_ newQuery: ResultQuery) {
-        if case .recent = newQuery, case .unsupported(let sentence) = provider.recentSupport {
+        if case .recent = newQuery, case .unsupported(let sentence) = provider.capabilities.recent {
             // Not asked for at all (Openverse): on a fresh launch this is
             // the first thing shown, and an error no retry would change is
             // no way to open. What is shown stays.

@@ -49,7 +49,7 @@ final class ImageModelFactory {
         ImageModel(
             number: number, photo: photo,
             url: provider.imageURL(for: photo, covering: thumbnailNeed.pixelSize), pipeline: pipeline,
-            links: CellLinks(page: page ?? provider.photoPageURL(for: photo), owner: provider.ownerPageURL(for: photo)))
+            links: CellLinks(page: page ?? provider.photoPageURL(for: photo), owner: provider.capabilities.collections.available?.ownerPageURL(for: photo)))
     }
 
     /// The large image `/open` shows for the photo of `cell`.

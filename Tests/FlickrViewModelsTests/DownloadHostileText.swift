@@ -1,4 +1,5 @@
 import PhotoCore
+import OpenverseService
 @testable import FlickrViewModels
 import Foundation
 #if canImport(FoundationXML)

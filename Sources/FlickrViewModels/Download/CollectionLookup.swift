@@ -30,11 +30,15 @@ public enum CollectionChoice: Sendable, Equatable {
     ///   service's reason when it does not know the name, or why the text is
     ///   not an album.
     public func collection(at provider: any PhotoProvider) async throws(CollectionLookupError) -> PhotoCollection {
-        if case .unsupported(let sentence) = provider.collectionSupport { throw CollectionLookupError(sentence) }
+        let collections: any PhotoCollections
+        switch provider.capabilities.collections {
+        case .supported(let supported): collections = supported
+        case .unsupported(let sentence): throw CollectionLookupError(sentence)
+        }
         do {
             switch self {
             case .user(let name):
-                return .photostream(of: try await provider.person(named: name))
+                return .photostream(of: try await collections.person(named: name))
             case .album(let text, let owner):
                 return try await Self.album(text, owner: owner, at: provider)
             }
@@ -51,7 +55,7 @@ public enum CollectionChoice: Sendable, Equatable {
     /// is resolved as an album of `owner`.
     private static func album(_ text: String, owner: String?, at provider: any PhotoProvider) async throws -> PhotoCollection {
         let link: ProviderLink
-        switch provider.readLink(text) {
+        switch provider.capabilities.links.available?.readLink(text) ?? .notALink {
         case .link(.photo):
             throw CollectionLookupError("\(SafeFileName.quoted(text)) is a link to one photo, not to an album.")
         case .link(let collection):
@@ -64,7 +68,7 @@ public enum CollectionChoice: Sendable, Equatable {
             }
             link = .album(id: text, owner: owner)
         }
-        switch try await provider.resolve(link) {
+        switch try await provider.capabilities.links.required().resolve(link) {
         case .collection(let collection):
             return collection
         case .photo:

@@ -401,7 +401,7 @@ public final class DownloadJob: Sendable {
         guard let videoFetcher else { return .failed("\(name): videos cannot be fetched here") }
         let url: URL?
         do {
-            url = try await provider.videoURL(for: photo)
+            url = try await provider.capabilities.videos.available?.videoURL(for: photo)
         } catch {
             return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
         }

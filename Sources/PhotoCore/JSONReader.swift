@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 
-/// Reads JSON straight into a `FlickrWireValue`, in one pass over the bytes.
+/// Reads JSON straight into a `WireValue`, in one pass over the bytes.
 ///
 /// `JSONSerialization` builds `NSDictionary`, `NSArray` and `NSNumber`
 /// objects that then have to be cast back one value at a time; on a page of
@@ -11,7 +11,7 @@ import Networking
 /// become U+FFFD and raw control characters in strings are kept (the
 /// terminal sanitiser removes them later), so one odd title never costs the
 /// page. Nesting is bounded, so a hostile response cannot exhaust the stack.
-public enum FlickrJSONReader {
+public enum JSONReader {
     /// Why the bytes are not JSON, with where it went wrong.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -20,8 +20,8 @@ public enum FlickrJSONReader {
     /// Deeper than any API response; stops `[[[[…` from recursing without end.
     public static let maximumDepth = 256
 
-    public static func read(_ data: Data) throws(Failure) -> FlickrWireValue {
-        let result: Result<FlickrWireValue, Failure> = data.withUnsafeBytes { raw in
+    public static func read(_ data: Data) throws(Failure) -> WireValue {
+        let result: Result<WireValue, Failure> = data.withUnsafeBytes { raw in
             var parser = Parser(bytes: raw.bindMemory(to: UInt8.self))
             do throws(Failure) {
                 return .success(try parser.document())
@@ -44,7 +44,7 @@ private struct Parser {
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    mutating func document() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
+    mutating func document() throws(JSONReader.Failure) -> WireValue {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         skipSpace()
         let root = try value()
@@ -53,7 +53,7 @@ private struct Parser {
         return root
     }
 
-    private mutating func value() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
+    private mutating func value() throws(JSONReader.Failure) -> WireValue {
         guard let byte = current else { throw failure(expecting: "a value") }
         switch byte {
         case ASCII.openBrace: return try object()
@@ -67,8 +67,8 @@ private struct Parser {
         }
     }
 
-    private mutating func object() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
-        var members: [String: FlickrWireValue] = [:]
+    private mutating func object() throws(JSONReader.Failure) -> WireValue {
+        var members: [String: WireValue] = [:]
         if try enterContainer(closing: ASCII.closeBrace) { return .object(members) }
         while true {
             skipSpace()
@@ -83,8 +83,8 @@ private struct Parser {
         }
     }
 
-    private mutating func array() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
-        var elements: [FlickrWireValue] = []
+    private mutating func array() throws(JSONReader.Failure) -> WireValue {
+        var elements: [WireValue] = []
         if try enterContainer(closing: ASCII.closeBracket) { return .array(elements) }
         while true {
             skipSpace()
@@ -95,11 +95,11 @@ private struct Parser {
 
     /// Steps over `{` or `[`, counting the depth; true when the container is
     /// empty, its closing bracket stepped over too.
-    private mutating func enterContainer(closing: UInt8) throws(FlickrJSONReader.Failure) -> Bool {
+    private mutating func enterContainer(closing: UInt8) throws(JSONReader.Failure) -> Bool {
         depth += 1
-        guard depth <= FlickrJSONReader.maximumDepth else {
-            throw FlickrJSONReader.Failure(
-                description: "values nested more than \(FlickrJSONReader.maximumDepth) deep at byte \(index)")
+        guard depth <= JSONReader.maximumDepth else {
+            throw JSONReader.Failure(
+                description: "values nested more than \(JSONReader.maximumDepth) deep at byte \(index)")
         }
         index += 1
         skipSpace()
@@ -110,7 +110,7 @@ private struct Parser {
 
     /// After a member or an element: steps over “,” (false: another one
     /// follows) or over the closing bracket (true: the container ended).
-    private mutating func containerEnds(at closing: UInt8, in container: String) throws(FlickrJSONReader.Failure) -> Bool {
+    private mutating func containerEnds(at closing: UInt8, in container: String) throws(JSONReader.Failure) -> Bool {
         skipSpace()
         switch current {
         case ASCII.comma:
@@ -130,7 +130,7 @@ private struct Parser {
         index += 1
     }
 
-    private mutating func string() throws(FlickrJSONReader.Failure) -> String {
+    private mutating func string() throws(JSONReader.Failure) -> String {
         index += 1
         let start = index
         // Most strings have no escapes: decode the bytes in one step.
@@ -158,7 +158,7 @@ private struct Parser {
     }
 
     /// One escape after its backslash, appended as UTF-8.
-    private mutating func escape(into text: inout [UInt8]) throws(FlickrJSONReader.Failure) {
+    private mutating func escape(into text: inout [UInt8]) throws(JSONReader.Failure) {
         guard let byte = current else { throw failure(expecting: "an escape after “\\”") }
         index += 1
         switch byte {
@@ -179,7 +179,7 @@ private struct Parser {
 
     /// The scalar of `\uXXXX` (its `\u` already read), joining a surrogate
     /// pair; a lone surrogate becomes U+FFFD.
-    private mutating func unicodeEscape() throws(FlickrJSONReader.Failure) -> Unicode.Scalar {
+    private mutating func unicodeEscape() throws(JSONReader.Failure) -> Unicode.Scalar {
         let unit = try hexQuad()
         switch unit {
         case 0xD800...0xDBFF:
@@ -201,7 +201,7 @@ private struct Parser {
         }
     }
 
-    private mutating func hexQuad() throws(FlickrJSONReader.Failure) -> UInt32 {
+    private mutating func hexQuad() throws(JSONReader.Failure) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard let byte = current, let digit = Self.hexValue(byte) else {
@@ -224,7 +224,7 @@ private struct Parser {
 
     /// A whole number that fits an `Int` is `.integer`, as is a fraction
     /// that is whole (`2.0`); anything else is `.number`.
-    private mutating func number() throws(FlickrJSONReader.Failure) -> FlickrWireValue {
+    private mutating func number() throws(JSONReader.Failure) -> WireValue {
         let start = index
         if current == ASCII.minus { index += 1 }
         guard skipDigits() else { throw failure(expecting: "a digit") }
@@ -254,7 +254,7 @@ private struct Parser {
         return index > start
     }
 
-    private mutating func literal(_ word: StaticString) throws(FlickrJSONReader.Failure) {
+    private mutating func literal(_ word: StaticString) throws(JSONReader.Failure) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         guard bytes.count - index >= expected.count,
               UnsafeBufferPointer(rebasing: bytes[index..<(index + expected.count)]).elementsEqual(expected)
@@ -269,11 +269,11 @@ private struct Parser {
         }
     }
 
-    private func failure(expecting what: String) -> FlickrJSONReader.Failure {
+    private func failure(expecting what: String) -> JSONReader.Failure {
         if index >= bytes.count {
-            return FlickrJSONReader.Failure(description: "it ends at byte \(bytes.count) where \(what) should be")
+            return JSONReader.Failure(description: "it ends at byte \(bytes.count) where \(what) should be")
         }
-        return FlickrJSONReader.Failure(description: "expected \(what) at byte \(index)")
+        return JSONReader.Failure(description: "expected \(what) at byte \(index)")
     }
 }
 

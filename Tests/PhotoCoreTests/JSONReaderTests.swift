@@ -3,11 +3,11 @@ import Testing
 @testable import PhotoCore
 @testable import FlickrService
 
-/// `FlickrJSONReader`: the JSON grammar, its leniencies, and the messages
+/// `JSONReader`: the JSON grammar, its leniencies, and the messages
 /// for what it refuses.
-@Suite struct FlickrJSONReaderTests {
-    private func read(_ text: String) throws(FlickrJSONReader.Failure) -> FlickrWireValue {
-        try FlickrJSONReader.read(Data(text.utf8))
+@Suite struct JSONReaderTests {
+    private func read(_ text: String) throws(JSONReader.Failure) -> WireValue {
+        try JSONReader.read(Data(text.utf8))
     }
 
     private func failure(_ text: String) -> String {
@@ -61,7 +61,7 @@ import Testing
         var bytes = Data(#"{"title":"a"#.utf8)
         bytes.append(contentsOf: [0xFF, 0xC3])
         bytes.append(contentsOf: Data(#"b"}"#.utf8))
-        let value = try FlickrJSONReader.read(bytes)
+        let value = try JSONReader.read(bytes)
         #expect(value["title"] == .string("a\u{FFFD}\u{FFFD}b"))
     }
 
@@ -72,7 +72,7 @@ import Testing
     @Test func leadingByteOrderMarkIsSkipped() throws {
         var bytes = Data([0xEF, 0xBB, 0xBF])
         bytes.append(contentsOf: Data(#"{"stat":"ok"}"#.utf8))
-        #expect(try FlickrJSONReader.read(bytes) == .object(["stat": .string("ok")]))
+        #expect(try JSONReader.read(bytes) == .object(["stat": .string("ok")]))
     }
 
     @Test func laterDuplicateMemberWins() throws {
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func deepNestingIsRefusedWithoutExhaustingTheStack() {
-        let depth = FlickrJSONReader.maximumDepth
+        let depth = JSONReader.maximumDepth
         let allowed = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         #expect(throws: Never.self) { try read(allowed) }
         let hostile = String(repeating: "[", count: 100_000)
@@ -114,6 +114,21 @@ import Testing
     /// strings of every recorded Flickr JSON response.
     private static let recordedJSON = RecordedResponses.bodyNames.filter { $0.hasSuffix(".json") || $0.hasSuffix(".jsonp") }
 
+    /// One integer rule for every provider: a whole number past `Int`'s
+    /// range clamps (Flickr and Shutterstock used to drop the field, and
+    /// Openverse clamped); a fraction is no whole number.
+    @Test func wholeNumbersBeyondIntClampForEveryProvider() throws {
+        #expect(try read("99999999999999999999").lenientInteger == .max)
+        #expect(try read("-99999999999999999999").lenientInteger == .min)
+        #expect(try read("1e300").lenientInteger == .max)
+        #expect(try read(#""99999999999999999999""#).lenientInteger == .max)
+        #expect(try read(#"" -99999999999999999999 ""#).lenientInteger == .min)
+        #expect(try read(#""2.0""#).lenientInteger == 2)
+        #expect(try read("2.5").lenientInteger == nil)
+        #expect(try read(#""12 cats""#).lenientInteger == nil)
+        #expect(try read(#""  42 ""#).lenientInteger == 42)
+    }
+
     @Test func recordedJSONResponsesArePresent() {
         #expect(Self.recordedJSON.count >= 9)
     }
@@ -122,12 +137,12 @@ import Testing
     func agreesWithFoundationOnRecordedResponses(name: String) throws {
         let body = try RecordedResponses.body(named: name)
         let data = name.hasSuffix(".jsonp") ? try FlickrResponseDecoder.unwrapJSONP(body) : body
-        let ours = try FlickrJSONReader.read(data)
+        let ours = try JSONReader.read(data)
         let foundation = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         #expect(Self.agrees(ours, foundation), "\(name)")
     }
 
-    private static func agrees(_ value: FlickrWireValue, _ object: Any) -> Bool {
+    private static func agrees(_ value: WireValue, _ object: Any) -> Bool {
         switch value {
         case .null: return object is NSNull
         case .string(let text): return (object as? String) == text
