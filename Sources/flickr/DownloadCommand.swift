@@ -1,6 +1,6 @@
 import ArgumentParser
 import PhotoCore
-import FlickrViewModels
+import Downloads
 import Foundation
 import Services
 import ImagePipeline
@@ -120,7 +120,7 @@ struct DownloadCommand: AsyncParsableCommand {
         connection.announceSandbox()
         let notices = connection.notices.listen { FileHandle.standardError.write(Data("\nflickr: \($0)\n".utf8)) }
         defer { notices.cancel() }
-        let source: ResultQuery
+        let source: DownloadJob.Source
         do {
             source = try await wanted.query(at: connection.provider)
         } catch {

@@ -13,7 +13,7 @@ import NIOConcurrencyHelpers
 public final class DownloadJob: Sendable {
     public struct Request: Sendable {
         /// A search, or a photostream or album.
-        public var source: ResultQuery
+        public var source: Source
         public var pages: Int
         public var perPage: Int
         public var size: PhotoSize
@@ -28,7 +28,7 @@ public final class DownloadJob: Sendable {
         public var videos: Bool
 
         public init(
-            source: ResultQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int,
+            source: Source, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int,
             sidecars: Bool = true, name: FileNameTemplate? = nil, videos: Bool = false
         ) {
             self.source = source
