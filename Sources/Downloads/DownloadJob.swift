@@ -261,7 +261,7 @@ public final class DownloadJob: Sendable {
             return false
         }
         manifest.note(kept.record, baseName: name)
-        credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256)
+        credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256, kept: true)
         record(.kept)
         return true
     }
@@ -278,9 +278,9 @@ public final class DownloadJob: Sendable {
 
     /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
     /// be written is reported once per file, and the image stays.
-    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?) {
+    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool = false) {
         do {
-            try credits.record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256)
+            try credits.record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept)
         } catch {
             reporter.imageSettled(
                 tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
