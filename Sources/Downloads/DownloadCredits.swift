@@ -14,6 +14,8 @@ final class DownloadCredits: Sendable {
     private let sidecars: Bool
     private let size: String
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// One sidecar at a time, beside the transfers (see `recordSoon`).
+    private let writer = DispatchQueue(label: "flickr.download.sidecars", qos: .userInitiated)
 
     private struct Entry: Sendable {
         var file: String
@@ -49,6 +51,29 @@ final class DownloadCredits: Sendable {
         if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
         let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
         if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+    }
+
+    /// Records `photo` on the sidecar queue: the transfer that brought it
+    /// frees its slot at once, and the sidecars are written while the other
+    /// transfers run. `failed` hears a sidecar that could not be written.
+    func recordSoon(
+        _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool,
+        failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        writer.async { [self] in
+            do {
+                try record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Returns once every sidecar queued so far is written.
+    func written() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writer.async { done.resume() }
+        }
     }
 
     /// When an earlier sidecar says its file was retrieved.

@@ -175,6 +175,7 @@ public final class DownloadJob: Sendable {
             _ = await wakeIterator.next()
         }
         await state.withLockedValue({ $0.videoWorker })?.value
+        await credits.written()
         let (tally, cancelled) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled) }
         do {
             try credits.finish()
@@ -276,12 +277,11 @@ public final class DownloadJob: Sendable {
         credit(photo, baseName: baseName, file: file, bytes: data.count, sha256: digest)
     }
 
-    /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
-    /// be written is reported once per file, and the image stays.
+    /// The work's sidecars and its line in CREDITS.md, written on the
+    /// sidecar queue; a sidecar that cannot be written is reported once per
+    /// file, and the image stays.
     private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool = false) {
-        do {
-            try credits.record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept)
-        } catch {
+        credits.recordSoon(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept) { [self] error in
             reporter.imageSettled(
                 tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
         }
