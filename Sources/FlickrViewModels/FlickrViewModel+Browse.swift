@@ -1,5 +1,6 @@
 import Binding
 import PhotoCore
+import Downloads
 import Foundation
 import ImagePipeline
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoCore
+import Downloads
 import FlickrViewModels
 import Foundation
 import Platform

@@ -1,6 +1,6 @@
 import ArgumentParser
 import PhotoCore
-import FlickrViewModels
+import Downloads
 import Foundation
 import Services
 import ImagePipeline

@@ -1,7 +1,7 @@
 import PhotoCore
 import FlickrService
 import Networking
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 import ImagePipeline
 import NIOConcurrencyHelpers

@@ -1,6 +1,6 @@
 import PhotoCore
 import FlickrService
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 import ImagePipeline
 import TestSupport

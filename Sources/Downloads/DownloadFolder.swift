@@ -115,6 +115,9 @@ public struct DownloadFolder: Sendable {
     /// is never overwritten nor taken for this photo's; the photo gets the
     /// next numbered name.
     func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest) -> Bool {
+        // The manifest names this photo: its files are the photo's or absent,
+        // so no look on disk is needed (a re-run of 300 works saves 900).
+        if let record = manifest.earlier[baseName], record.provider == provider, record.id == photo.id { return false }
         let present = Self.ownExtensions.contains { ext in
             let name = baseName + "." + ext
             return mayHold(name) && FileManager.default.fileExists(atPath: url.appendingPathComponent(name, isDirectory: false).path)

@@ -39,9 +39,11 @@ final class DownloadManifest: Sendable {
     }
 
     private static func read(_ url: URL) -> [String: Record] {
-        guard let data = try? Data(contentsOf: url), let contents = try? JSONDecoder().decode(Contents.self, from: data) else {
-            return [:]
-        }
+        read(try? Data(contentsOf: url))
+    }
+
+    private static func read(_ data: Data?) -> [String: Record] {
+        guard let data, let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return [:] }
         return contents.files
     }
 
@@ -50,14 +52,17 @@ final class DownloadManifest: Sendable {
     }
 
     /// Merges this run's records into what is on disk now (another run may
-    /// have added its own since) and writes the whole atomically.
+    /// have added its own since) and writes the whole atomically, unless
+    /// that is what is there already (a run that kept every file).
     func save() throws {
         let mine = written.withLockedValue { $0 }
         guard !mine.isEmpty else { return }
-        var files = Self.read(url)
+        let there = try? Data(contentsOf: url)
+        var files = Self.read(there)
         files.merge(mine) { _, new in new }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try AtomicFile.write(try encoder.encode(Contents(files: files)), to: url, permissions: 0o666)
+        let merged = try encoder.encode(Contents(files: files))
+        if merged != there { try AtomicFile.write(merged, to: url, permissions: 0o666) }
     }
 }

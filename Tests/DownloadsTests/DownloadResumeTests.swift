@@ -1,5 +1,5 @@
 import PhotoCore
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 import ImagePipeline
 import NIOConcurrencyHelpers
@@ -21,7 +21,7 @@ import Testing
 
     private func job(
         _ provider: CollectionProvider, folder: URL, fetcher: ScriptedImageFetcher, reporter: TallyReporter = TallyReporter(),
-        source: ResultQuery? = nil, name: String? = "{index}_{title}", videos: Bool = false, sidecars: Bool = true,
+        source: DownloadJob.Source? = nil, name: String? = "{index}_{title}", videos: Bool = false, sidecars: Bool = true,
         pages: Int = 2, perPage: Int = 4
     ) throws -> DownloadJob {
         DownloadJob(

@@ -1,6 +1,6 @@
 import PhotoCore
 import OpenverseService
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -37,21 +37,10 @@ public enum DownloadSource: Sendable, Equatable {
     }
 
     /// The results to fetch: the search, or the collection the service finds.
-    public func query(at provider: any PhotoProvider) async throws(CollectionLookupError) -> ResultQuery {
+    public func query(at provider: any PhotoProvider) async throws(CollectionLookupError) -> DownloadJob.Source {
         switch self {
         case .search(let query): .search(query)
         case .collection(let choice): .collection(try await choice.collection(at: provider))
         }
-    }
-}
-
-extension SearchQuery {
-    static let noWords = QueryError("Give some words to search for.")
-
-    /// The query the command line's words make, filters recognised; no
-    /// words at all is refused.
-    public static func required(words: [String]) throws(QueryError) -> SearchQuery {
-        guard let query = try parse(words: words) else { throw noWords }
-        return query
     }
 }

@@ -1,5 +1,5 @@
 import PhotoCore
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 import ImagePipeline
 import Sandbox
@@ -56,17 +56,6 @@ import Testing
             #expect(name.utf8.count <= SafeFileName.maxBytes)
             #expect((name + " (99999).webp").utf8.count + 25 <= 255)
         }
-    }
-
-    @Test func overlappingPagesListEachPhotoOnce() async throws {
-        let provider = PagedProvider(pages: [
-            1: PhotoPage(page: 1, pages: 3, perPage: 5, total: 15, photos: PagedProvider.photos(0..<5)),
-            2: PhotoPage(page: 2, pages: 3, perPage: 5, total: 15, photos: PagedProvider.photos(3..<8)),
-        ])
-        let sink = ListingLimitsTests.Sink()
-        try await ListingJob(query: .search(.typed("kittens")), firstPage: 1, pages: 2, perPage: 5).run(provider: provider, into: sink)
-        #expect(sink.photos.map(\.id) == (0..<8).map(String.init))
-        #expect(sink.photos.map(\.index) == Array(1...8), "index stays contiguous")
     }
 
     @Test func aCombiningMarkAfterABraceDoesNotHideIt() throws {

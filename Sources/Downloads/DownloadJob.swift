@@ -11,51 +11,6 @@ import NIOConcurrencyHelpers
 /// interrupted one began. Videos are skipped, or with `videos` fetched one at
 /// a time beside the images.
 public final class DownloadJob: Sendable {
-    public struct Request: Sendable {
-        /// A search, or a photostream or album.
-        public var source: ResultQuery
-        public var pages: Int
-        public var perPage: Int
-        public var size: PhotoSize
-        public var folder: URL
-        /// Transfers at once; the pipeline's slots.
-        public var concurrency: Int
-        /// `NAME.json` and `NAME.xmp` beside each file.
-        public var sidecars: Bool
-        /// `--name`; nil keeps `{id}_{secret}_{suffix}`.
-        public var name: FileNameTemplate?
-        /// Fetch videos' files rather than skip them.
-        public var videos: Bool
-
-        public init(
-            source: ResultQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int,
-            sidecars: Bool = true, name: FileNameTemplate? = nil, videos: Bool = false
-        ) {
-            self.source = source
-            self.pages = pages
-            self.perPage = perPage
-            self.size = size
-            self.folder = folder
-            self.concurrency = concurrency
-            self.sidecars = sidecars
-            self.name = name
-            self.videos = videos
-        }
-
-        public init(
-            query: SearchQuery, pages: Int, perPage: Int, size: PhotoSize, folder: URL, concurrency: Int, sidecars: Bool = true
-        ) {
-            self.init(source: .search(query), pages: pages, perPage: perPage, size: size, folder: folder,
-                      concurrency: concurrency, sidecars: sidecars)
-        }
-
-        /// The album's title for `{album}`: empty unless an album is downloaded.
-        var albumTitle: String {
-            if case .collection(let collection) = source, collection.kind == .album { return collection.title }
-            return ""
-        }
-    }
-
     /// What happened besides the counted files.
     public struct Result: Sendable {
         public var tally: DownloadTally
@@ -220,6 +175,7 @@ public final class DownloadJob: Sendable {
             _ = await wakeIterator.next()
         }
         await state.withLockedValue({ $0.videoWorker })?.value
+        await credits.written()
         let (tally, cancelled) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled) }
         do {
             try credits.finish()
@@ -306,7 +262,7 @@ public final class DownloadJob: Sendable {
             return false
         }
         manifest.note(kept.record, baseName: name)
-        credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256)
+        credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256, kept: true)
         record(.kept)
         return true
     }
@@ -321,12 +277,11 @@ public final class DownloadJob: Sendable {
         credit(photo, baseName: baseName, file: file, bytes: data.count, sha256: digest)
     }
 
-    /// The work's sidecars and its line in CREDITS.md; a sidecar that cannot
-    /// be written is reported once per file, and the image stays.
-    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?) {
-        do {
-            try credits.record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256)
-        } catch {
+    /// The work's sidecars and its line in CREDITS.md, written on the
+    /// sidecar queue; a sidecar that cannot be written is reported once per
+    /// file, and the image stays.
+    private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool = false) {
+        credits.recordSoon(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept) { [self] error in
             reporter.imageSettled(
                 tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
         }

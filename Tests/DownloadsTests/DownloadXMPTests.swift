@@ -1,5 +1,5 @@
 import PhotoCore
-@testable import FlickrViewModels
+@testable import Downloads
 import Foundation
 import Sandbox
 import TestSupport

@@ -14,6 +14,8 @@ final class DownloadCredits: Sendable {
     private let sidecars: Bool
     private let size: String
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// One sidecar at a time, beside the transfers (see `recordSoon`).
+    private let writer = DispatchQueue(label: "flickr.download.sidecars", qos: .userInitiated)
 
     private struct Entry: Sendable {
         var file: String
@@ -30,26 +32,66 @@ final class DownloadCredits: Sendable {
 
     /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
     /// long), and writes its sidecars. Throws when a sidecar cannot be written.
-    func record(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date()) throws {
+    /// A file `kept` from an earlier run keeps the time it was retrieved, and
+    /// a sidecar that would come out the same is not written again.
+    func record(
+        _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date(), kept: Bool = false
+    ) throws {
         let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
         let line = photo.attributionLine(pageURL: pageURL)
         let listed = Self.shortened(photo).attributionLine(pageURL: pageURL)
         entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: listed) }
         guard sidecars else { return }
+        let jsonURL = folder.appendingPathComponent(baseName + ".json", isDirectory: false)
+        let xmpURL = folder.appendingPathComponent(baseName + ".xmp", isDirectory: false)
+        let earlierJSON = kept ? try? Data(contentsOf: jsonURL) : nil
+        let when = earlierJSON.flatMap(Self.retrieved(in:)) ?? retrieved.formatted(.iso8601)
         let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
-                                          attribution: line, retrieved: retrieved))
-        try AtomicFile.write(json, to: folder.appendingPathComponent(baseName + ".json"), permissions: 0o666)
-        let xmp = Self.xmp(photo, pageURL: pageURL, attribution: line)
-        try AtomicFile.write(Data(xmp.utf8), to: folder.appendingPathComponent(baseName + ".xmp"), permissions: 0o666)
+                                          attribution: line, retrieved: when))
+        if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
+        let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
+        if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+    }
+
+    /// Records `photo` on the sidecar queue: the transfer that brought it
+    /// frees its slot at once, and the sidecars are written while the other
+    /// transfers run. `failed` hears a sidecar that could not be written.
+    func recordSoon(
+        _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool,
+        failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        writer.async { [self] in
+            do {
+                try record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Returns once every sidecar queued so far is written.
+    func written() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writer.async { done.resume() }
+        }
+    }
+
+    /// When an earlier sidecar says its file was retrieved.
+    private static func retrieved(in sidecar: Data) -> String? {
+        struct Retrieved: Decodable { var retrieved: String }
+        return try? JSONDecoder().decode(Retrieved.self, from: sidecar).retrieved
     }
 
     /// Writes `CREDITS.md` for every work recorded (nothing when none was,
-    /// or when the folder is to hold the images alone).
+    /// or when the folder is to hold the images alone, or when the one there
+    /// says the same).
     func finish() throws {
         let entries = self.entries.withLockedValue { $0 }
         guard sidecars, !entries.isEmpty else { return }
-        try AtomicFile.write(Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8),
-                             to: folder.appendingPathComponent("CREDITS.md"), permissions: 0o666)
+        let target = folder.appendingPathComponent("CREDITS.md", isDirectory: false)
+        let text = Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8)
+        if (try? Data(contentsOf: target)) == text { return }
+        try AtomicFile.write(text, to: target, permissions: 0o666)
     }
 
     // MARK: - The files
@@ -89,7 +131,7 @@ final class DownloadCredits: Sendable {
 
         init(
             _ photo: Photo, provider: String, file: String, bytes: Int? = nil, sha256: String? = nil, size: String, pageURL: URL?, attribution: String,
-            retrieved: Date
+            retrieved: String
         ) {
             self.bytes = bytes
             self.sha256 = sha256
@@ -105,10 +147,10 @@ final class DownloadCredits: Sendable {
             self.attribution = attribution
             tags = photo.tags
             dateTaken = photo.dateTaken
-            dateUploaded = photo.dateUploaded.map { ISO8601DateFormatter().string(from: $0) }
+            dateUploaded = photo.dateUploaded.map { $0.formatted(.iso8601) }
             self.file = file
             self.size = size
-            self.retrieved = ISO8601DateFormatter().string(from: retrieved)
+            self.retrieved = retrieved
             record = photo
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// How one image of a download ended.
 public enum DownloadOutcome: Sendable, Equatable {
@@ -84,15 +85,6 @@ public struct DownloadTally: Sendable, Equatable {
         if failedPages > 0 { line += ", \(failedPages) page\(failedPages == 1 ? "" : "s") not fetched" }
         line += ", \(ByteCount.format(bytes)) in \(String(format: "%.2f", seconds)) s."
         return line
-    }
-}
-
-/// Byte counts as people read them: `512 B`, `380 KB`, `1.2 MB`.
-public enum ByteCount {
-    public static func format(_ bytes: Int) -> String {
-        if bytes >= 1 << 20 { return String(format: "%.1f MB", Double(bytes) / Double(1 << 20)) }
-        if bytes >= 1 << 10 { return "\(bytes >> 10) KB" }
-        return "\(bytes) B"
     }
 }
 
