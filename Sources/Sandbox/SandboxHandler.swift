@@ -30,7 +30,7 @@ final class SandboxHandler: Sendable {
         openverse = OpenverseAPI(searches: searches, credentials: configuration.openverseCredentials)
         images = ImageRenderer(seed: configuration.seed)
         faults = FaultInjector(configuration: configuration.faults)
-        sender = ResponseSender(throttleKBps: configuration.throttleKBps)
+        sender = ResponseSender(throttleKBps: configuration.throttleKBps, linkKBps: configuration.linkKBps)
     }
 
     func setAddress(hostPart: String, port: Int) {
