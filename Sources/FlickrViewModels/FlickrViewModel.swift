@@ -375,7 +375,7 @@ public final class FlickrViewModel {
             cell.state.observeChanges { [weak self] _ in self?.cellsChanged() }.store(in: &cellTokens)
         }
         pagesSource.value.append(result)
-        progressSource.value = DownloadProgress(cells: newCells)
+        progressSource.value = DownloadProgress(cells: newCells.filter(\.fetchesImage))
         for cell in newCells { cell.load(priority: .high) }
 
         if page.photos.isEmpty && page.page == 1 {
@@ -387,7 +387,8 @@ public final class FlickrViewModel {
 
     private func cellsChanged() {
         guard let newest = pages.value.last else { return }
-        progressSource.value = DownloadProgress(cells: newest.cells)
+        // Thumbnails not drawn are not fetched: they count for nothing.
+        progressSource.value = DownloadProgress(cells: newest.cells.filter(\.fetchesImage))
         // A page whose downloads were cancelled was abandoned: nothing to read ahead for.
         if progress.value.isComplete && progress.value.cancelled == 0 { prefetchNextPage() }
     }
