@@ -4,6 +4,7 @@ import Foundation
 enum Route {
     case flickrREST
     case flickrOAuth(endpoint: String)
+    case flickrUpload
     case shutterstock
     case flickrImage(ImagePath)
     case flickrVideo(VideoPath)
@@ -15,6 +16,8 @@ enum Route {
     init(path: String) {
         if path == "/services/rest/" || path == "/services/rest" {
             self = .flickrREST
+        } else if path == "/services/upload/" || path == "/services/upload" {
+            self = .flickrUpload
         } else if path.hasPrefix("/services/oauth/") {
             self = .flickrOAuth(endpoint: String(path.dropFirst("/services/oauth/".count)))
         } else if path.hasPrefix("/v2/") {
@@ -36,7 +39,7 @@ enum Route {
 
     var kind: StatsRecorder.Kind {
         switch self {
-        case .flickrREST, .flickrOAuth, .shutterstock, .openverse: .rest
+        case .flickrREST, .flickrOAuth, .flickrUpload, .shutterstock, .openverse: .rest
         case .flickrImage, .flickrVideo, .shutterstockImage, .openverseImage: .image
         case .other: .other
         }

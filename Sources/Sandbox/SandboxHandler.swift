@@ -9,7 +9,7 @@ final class SandboxHandler: Sendable {
     let catalog: Catalog
     let recorder = StatsRecorder()
     private let configuration: SandboxConfiguration
-    private let rest: RestAPI
+    let rest: RestAPI
     let flickrOAuth: FlickrOAuthServer
     private let shutterstock: ShutterstockAPI
     private let openverse: OpenverseAPI
@@ -67,7 +67,7 @@ final class SandboxHandler: Sendable {
             parameters = await Self.parameters(of: request)
         case .openverseImage, .flickrImage, .flickrVideo, .shutterstockImage:
             faultKey = path
-        case .flickrOAuth, .other:
+        case .flickrOAuth, .flickrUpload, .other:
             break
         }
         let hostility = route.kind == .other ? nil : faults.hostileCase(key: faultKey, isImage: route.kind == .image).map {
@@ -77,6 +77,8 @@ final class SandboxHandler: Sendable {
         var content: Content
         if case .flickrOAuth(let endpoint) = route {
             content = await flickrOAuthAnswer(endpoint: endpoint, request: request)
+        } else if case .flickrUpload = route {
+            content = await flickrUploadAnswer(request: request)
         } else {
             content = Hostility.$current.withValue(hostility) {
                 answer(route, request: request, parameters: parameters, imageBase: imageBase)
@@ -133,9 +135,7 @@ final class SandboxHandler: Sendable {
         let path = request.uri.path
         switch route {
         case .flickrREST:
-            let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
-            let (body, contentType) = flickrSignedAnswer(request: request, parameters: parameters)
-                ?? rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase)
+            let (body, contentType) = flickrRESTAnswer(request: request, parameters: parameters, imageBase: imageBase)
             return Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
         case .shutterstock:
             let answer = shutterstock.respond(
@@ -151,7 +151,7 @@ final class SandboxHandler: Sendable {
         case .flickrImage(let image): return flickrImage(image)
         case .flickrVideo(let video): return flickrVideo(video)
         case .shutterstockImage(let image): return shutterstockImage(image)
-        case .flickrOAuth, .other: return .notFound
+        case .flickrOAuth, .flickrUpload, .other: return .notFound
         }
     }
 
@@ -159,6 +159,7 @@ final class SandboxHandler: Sendable {
     private static func service(of route: Route, parameters: [(String, String)]) -> HostileCase.Service {
         switch route {
         case .flickrREST: .flickr(format: RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml)
+        case .flickrUpload: .flickr(format: .xml)
         case .shutterstock: .shutterstock
         case .openverse: .openverse
         default: .image
@@ -215,7 +216,8 @@ final class SandboxHandler: Sendable {
     // MARK: - Images
 
     private func flickrImage(_ path: ImagePath) -> Content {
-        guard let photo = catalog.photo(id: path.id), photo.hasSize(path.size),
+        if let uploaded = flickrUploadedImage(path) { return uploaded }
+        guard let photo = rest.account.anyPhoto(id: path.id), photo.hasSize(path.size),
               photo.secret(for: path.size) == path.secret, photo.server == path.server
         else { return .notFound }
         let (width, height) = photo.dimensions(path.size)

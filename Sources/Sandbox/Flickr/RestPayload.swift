@@ -146,6 +146,8 @@ enum RestPayload {
     case gallery(GalleryInfo)
     case photoset(PhotoListing, PhotosetHeader)
     case photosets(PhotosetList)
+    /// `photosets.create`: the new album's id and page.
+    case createdPhotoset(id: String, url: String)
     case failure(code: Int, message: String)
 }
 

@@ -12,26 +12,26 @@ extension SandboxHandler {
         return flickrOAuth.respond(endpoint: endpoint, request: signed) ?? .notFound
     }
 
-    /// A signed REST call's own answer: Flickr's error for a bad signature
-    /// or token, or `flickr.test.login`'s; nil to let the REST API answer
-    /// (an unsigned call, or a well-signed call of another method).
-    func flickrSignedAnswer(request: Request, parameters: [(String, String)]) -> (body: [UInt8], contentType: String)? {
+    /// A REST call's answer: Flickr's error for a bad signature or token,
+    /// else the REST API's answer to the person who signed the call (nobody,
+    /// for an unsigned one: then only public photos are seen).
+    func flickrRESTAnswer(request: Request, parameters: [(String, String)], imageBase: String)
+        -> (body: [UInt8], contentType: String)
+    {
         let signed = SignedRequest(
             method: request.method.rawValue, host: request.head.authority ?? "", path: request.uri.path,
             parameters: parameters, authorization: request.headers[.authorization])
-        let method = signed.value("method")
-        let format = RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml
-        let payload: RestPayload
+        let caller: SignedCaller?
         switch flickrOAuth.checkREST(signed) {
         case .failure(let refusal)?:
-            payload = .failure(code: refusal.code, message: refusal.message)
-        case .success(let person)? where method == "flickr.test.login":
-            payload = .user(nsid: person.nsid, username: person.username, method: "flickr.test.login")
-        case nil where method == "flickr.test.login":
-            payload = .failure(code: 99, message: "Insufficient permissions. Method requires read privileges; none granted.")
-        default:
-            return nil
+            let format = RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml
+            return (WireFormat.render(.failure(code: refusal.code, message: refusal.message), as: format), format.contentType)
+        case .success(let person)?:
+            caller = person
+        case nil:
+            caller = nil
         }
-        return (WireFormat.render(payload, as: format), format.contentType)
+        let oauthKey = request.headers[.authorization].flatMap(QueryString.oauthConsumerKey)
+        return rest.respond(to: parameters, oauthConsumerKey: oauthKey, imageBase: imageBase, caller: caller)
     }
 }
