@@ -151,6 +151,16 @@ import Testing
             #expect(failureCode(try await user.call("flickr.photosets.addPhoto", [("photoset_id", id), ("photo_id", mine[1])])) == nil)
             let twice = try await user.call("flickr.photosets.addPhoto", [("photoset_id", id), ("photo_id", mine[1])])
             #expect(failureCode(twice) == 3 && twice["message"] as? String == "Photo already in set")
+            // Listed first among the owner's albums, with its photos, which only the owner sees (they are private).
+            let sets = try await user.call("flickr.photosets.getList", [("user_id", user.nsid)])
+            let first = try #require(((sets["photosets"] as? [String: Any])?["photoset"] as? [[String: Any]])?.first)
+            #expect(first["id"] as? String == id && first["photos"] as? Int == 2 && first["primary"] as? String == mine[0])
+            #expect((first["title"] as? [String: Any])?["_content"] as? String == "Harbour <walks>")
+            let inside = try await user.call("flickr.photosets.getPhotos", [("photoset_id", id)])
+            let album = try #require(inside["photoset"] as? [String: Any])
+            #expect((album["photo"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == [mine[0], mine[1]])
+            let stranger = try await SignedInUser.call("flickr.photosets.getPhotos", [("photoset_id", id)], server: server, signer: nil)
+            #expect(((stranger["photoset"] as? [String: Any])?["photo"] as? [[String: Any]])?.isEmpty == true)
             #expect(failureCode(try await user.call("flickr.photosets.addPhoto", [("photoset_id", "72157000000000000"),
                                                                                   ("photo_id", mine[2])])) == 1)
             #expect(failureCode(try await user.call("flickr.photosets.create", [("primary_photo_id", mine[0])])) == 1)

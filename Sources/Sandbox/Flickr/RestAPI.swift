@@ -86,7 +86,8 @@ final class RestAPI: Sendable {
         case "flickr.photos.licenses.getInfo":
             return .licenses(FlickrLicenseList.all)
         case _ where Self.collectionMethods.contains(method):
-            return collection(method, value, imageBase: imageBase)
+            return withMadeAlbums(collection(method, value, imageBase: imageBase), method, value, caller: caller,
+                                  imageBase: imageBase)
         case "flickr.photos.getInfo", "flickr.photos.getSizes":
             guard let photo = value("photo_id").flatMap({ account.photo(id: $0, seenBy: caller) }) else {
                 return .failure(code: 1, message: "Photo not found")

@@ -70,6 +70,10 @@ struct PhotosetList {
         var album: CatalogAlbum
         var primary: CatalogPhoto
         var videos: Int
+        /// An album made over the API holds photos outside the catalog: its count.
+        var madeCount: Int? = nil
+
+        var photoCount: Int { madeCount ?? album.photoIndexes.count }
     }
 
     var page: Int

@@ -26,6 +26,9 @@ final class AccountStore: Sendable {
         var description: String
         /// Photo ids in album order, the primary first.
         var photoIDs: [String]
+        /// Unix seconds.
+        var dateCreate: Int
+        var dateUpdate: Int
     }
 
     private struct State {
@@ -242,12 +245,19 @@ final class AccountStore: Sendable {
             // Above the catalog's album ids (72157720000000001…).
             let id = "7215773" + String(format: "%010d", state.nextAlbum)
             state.nextAlbum += 1
-            state.albums[id] = Album(id: id, owner: owner, title: title, description: description, photoIDs: [primaryID])
+            let now = Int(Date().timeIntervalSince1970)
+            state.albums[id] = Album(id: id, owner: owner, title: title, description: description, photoIDs: [primaryID],
+                                     dateCreate: now, dateUpdate: now)
             return id
         }
     }
 
     func album(id: String) -> Album? { state.withLockedValue { $0.albums[id] } }
+
+    /// The albums `owner` made over the API, newest first.
+    func albums(of owner: String) -> [Album] {
+        state.withLockedValue { state in state.albums.values.filter { $0.owner == owner }.sorted { $0.id > $1.id } }
+    }
 
     /// Why a photo could not go into an album: nil when it went in.
     enum AlbumRefusal: Error { case noAlbum, alreadyIn }
@@ -257,6 +267,7 @@ final class AccountStore: Sendable {
             guard let album = state.albums[id], album.owner == owner else { return .noAlbum }
             guard !album.photoIDs.contains(photoID) else { return .alreadyIn }
             state.albums[id]?.photoIDs.append(photoID)
+            state.albums[id]?.dateUpdate = Int(Date().timeIntervalSince1970)
             return nil
         }
     }

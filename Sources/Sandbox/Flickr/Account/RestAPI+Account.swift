@@ -136,3 +136,48 @@ extension RestAPI {
         }
     }
 }
+
+/// Albums made over the API in the lists of albums and as albums of their own.
+extension RestAPI {
+    /// `photosets.getList` with the person's made albums first; `photosets.getPhotos`
+    /// of a made album; any other answer as it is.
+    func withMadeAlbums(
+        _ answer: RestPayload, _ method: String, _ value: (String) -> String?, caller: SignedCaller?, imageBase: String
+    ) -> RestPayload {
+        func trimmed(_ name: String) -> String { value(name)?.trimmingCharacters(in: .whitespaces) ?? "" }
+        switch (method, answer) {
+        case ("flickr.photosets.getPhotos", _):
+            guard let made = account.album(id: trimmed("photoset_id")),
+                  trimmed("user_id").isEmpty || trimmed("user_id") == made.owner,
+                  let owner = catalog.person(nsid: made.owner)
+            else { return answer }
+            let photos = made.photoIDs.compactMap { account.photo(id: $0, seenBy: caller) }
+            let (page, perPage) = Self.paging(value, defaultPerPage: Self.maxPerPage)
+            let primaryID = made.photoIDs.first ?? ""
+            var result = listing([], leading: photos, page: page, perPage: perPage, extras: Extras(value("extras")),
+                                 imageBase: imageBase, capped: false)
+            result.style = .photoset(primaryID: primaryID)
+            return .photoset(result, PhotosetHeader(album: catalogAlbum(made), ownerName: owner.username, primaryID: primaryID))
+        case ("flickr.photosets.getList", .photosets(var list)):
+            let made = account.albums(of: SignedCaller.userID(value("user_id"), caller: caller)).compactMap { album in
+                account.photo(id: album.photoIDs.first ?? "", seenBy: caller).map { primary in
+                    PhotosetList.Entry(album: catalogAlbum(album), primary: primary, videos: 0,
+                                       madeCount: album.photoIDs.filter { account.photo(id: $0, seenBy: caller) != nil }.count)
+                }
+            }
+            guard !made.isEmpty else { return answer }
+            // Made albums go on the first page, before the catalog's.
+            if list.page == 1 { list.entries = made + list.entries }
+            list.total += made.count
+            return .photosets(list)
+        default:
+            return answer
+        }
+    }
+
+    /// A made album in the catalog's shape; its photos are counted apart.
+    private func catalogAlbum(_ album: AccountStore.Album) -> CatalogAlbum {
+        CatalogAlbum(id: album.id, owner: album.owner, title: album.title, description: album.description, photoIndexes: [],
+                     primaryIndex: 0, dateCreate: album.dateCreate, dateUpdate: album.dateUpdate)
+    }
+}
