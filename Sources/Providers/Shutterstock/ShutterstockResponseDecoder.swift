@@ -87,7 +87,7 @@ public enum ShutterstockResponseDecoder {
             else { continue }
             assets.append(ShutterstockAsset(name: name, url: url, width: width, height: height))
         }
-        assets.sort { ($0.longestEdge, $0.width * $0.height, $0.name) < ($1.longestEdge, $1.width * $1.height, $1.name) }
+        assets.sort { ($0.longestEdge, $0.area, $0.name) < ($1.longestEdge, $1.area, $1.name) }
         return ShutterstockImage(
             id: id,
             caption: cleanCaption(item["description"]?.lenientString ?? ""),

@@ -64,6 +64,13 @@ public struct ShutterstockAsset: Sendable, Equatable {
     public var width: Int
     public var height: Int
 
+    /// Width times height, saturating: a server's sizes can be anything up
+    /// to Int.max, as numbers past Int's range clamp there.
+    public var area: Int {
+        let (product, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : product
+    }
+
     public init(name: String, url: URL, width: Int, height: Int) {
         self.name = name
         self.url = url

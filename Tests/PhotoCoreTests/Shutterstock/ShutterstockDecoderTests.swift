@@ -39,6 +39,19 @@ import Testing
         #expect(results.page == 0 && results.perPage == 0 && results.totalCount == 0)
     }
 
+    /// Sizes past Int's range clamp to Int.max; ordering the assets by area
+    /// multiplied two of them and trapped (the hostile sandbox's huge-numbers
+    /// case and Scripts/fuzz found it).
+    @Test func hugeAssetSizesOrderWithoutOverflow() throws {
+        let huge = "99999999999999999999"
+        let body = #"{"page":1,"per_page":1,"total_count":1,"data":[{"id":"1","assets":{"#
+            + #""preview":{"url":"https://example.com/p.jpg","width":\#(huge),"height":\#(huge)},"#
+            + #""small_thumb":{"url":"https://example.com/s.jpg","width":\#(huge),"height":9223372036854775807}}}]}"#
+        let results = try ShutterstockResponseDecoder.decodeSearch(Data(body.utf8))
+        #expect(results.images.first?.assets.count == 2)
+        #expect(results.images.first?.assets.allSatisfy { $0.area == Int.max } == true)
+    }
+
     @Test func wholeAspectIsReadAsANumber() throws {
         let results = try ShutterstockResponseDecoder.decodeSearch(try ShutterstockRecorded.data(ShutterstockRecorded.farmer2019))
         // Item 5 is written `"aspect": 1`, item 1 `"aspect": 1.4983`.
