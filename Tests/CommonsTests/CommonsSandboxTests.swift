@@ -244,6 +244,29 @@ import TestSupport
         }
     }
 
+    /// Every request names the app, its version and the project, as
+    /// Wikimedia requires; a client that names no contact is refused with
+    /// a sentence that says why.
+    @Test func requestsCarryAUserAgentThatWikimediaAccepts() async throws {
+        #expect(AppIdentity.userAgent.hasPrefix("flickr/\(AppIdentity.version) (+http"))
+        try await withCommons { server, provider, _ in
+            let page = try await provider.search(.typed("kittens"), page: 1, perPage: 5)
+            #expect(page.photos.count == 5)
+
+            var anonymous = NetworkManager.Configuration.testing
+            anonymous.userAgent = "python-requests/2.32"
+            let network = NetworkManager(configuration: anonymous)
+            let refused = CommonsProvider(endpoint: Self.endpoint(server), network: network, retryPolicy: .never)
+            do throws(CommonsError) {
+                _ = try await refused.search(.typed("kittens"), page: 1, perPage: 5)
+                Issue.record("a client without a contact was answered")
+            } catch {
+                #expect(error.description.contains("HTTP 403") && error.description.contains("User-Agent"), "\(error.description)")
+            }
+            await network.shutdown()
+        }
+    }
+
     /// mwclient's first question: siteinfo and userinfo, in formatversion 1.
     @Test func siteInfoSaysMediaWikiAndNamesTheFileNamespace() async throws {
         try await withCommons { server, _, network in

@@ -11,7 +11,8 @@ import Foundation
 /// - `meta=siteinfo|userinfo`, which clients such as mwclient ask first;
 /// - formatversion 1 and 2, the 10,000-result ceiling of search
 ///   (`cirrussearch-offset-too-large`), `maxlag` (with `Retry-After` and
-///   `X-Database-Lag`), and every error as HTTP 200 with an `error` object.
+///   `X-Database-Lag`), and every error as HTTP 200 with an `error` object;
+/// - Wikimedia's User-Agent policy: a client that names no contact gets 403.
 final class CommonsAPI: Sendable {
     static let path = "/w/api.php"
     static let contentType = "application/json; charset=utf-8"
@@ -25,8 +26,24 @@ final class CommonsAPI: Sendable {
 
     struct Answer {
         var status = 200
+        var contentType = CommonsAPI.contentType
         var headers: [(String, String)] = []
         var body: [UInt8]
+    }
+
+    /// Wikimedia's answer to a client that does not say who it is.
+    static let unidentified = Answer(
+        status: 403, contentType: "text/plain; charset=utf-8",
+        body: Array("Please set a user-agent and respect our robot policy https://w.wiki/4wJS. See also https://phabricator.wikimedia.org/T400119.\n".utf8))
+
+    /// Whether a User-Agent names a client (`name/version`) and a way to
+    /// reach whoever runs it (a URL or an address), as Wikimedia's policy
+    /// asks; bare library defaults (`python-requests/2.32`, `curl/8.5`) do not.
+    static func identifies(_ userAgent: String?) -> Bool {
+        guard let agent = userAgent?.trimmingCharacters(in: .whitespaces), let first = agent.split(separator: " ").first,
+              first.contains("/")
+        else { return false }
+        return agent.contains("http://") || agent.contains("https://") || agent.contains("@")
     }
 
     let files: CommonsCatalog
@@ -37,7 +54,8 @@ final class CommonsAPI: Sendable {
         files = CommonsCatalog(catalog: searches.catalog)
     }
 
-    func respond(method: String, parameters: [(String, String)], base: String) -> Answer {
+    func respond(method: String, parameters: [(String, String)], userAgent: String?, base: String) -> Answer {
+        guard Self.identifies(userAgent) else { return Self.unidentified }
         let request = CommonsRequest(parameters)
         guard let formatVersion = request.formatVersion else {
             return Self.error("badvalue", "Unrecognized value for parameter \"formatversion\": \(request.value("formatversion") ?? "").", formatVersion: 1)
