@@ -87,6 +87,15 @@ extension EndToEnd {
                 try await process.enter("/open 1")
                 try await process.waitFor(text: "#1 ", after: mark)
                 try await process.waitFor(text: "/wiki/File:", after: mark)
+                // The file page /open shows, pasted as Commons' own link, opens the same file.
+                let shown = process.text(since: mark)
+                let start = try #require(shown.range(of: "/wiki/File:"))
+                let name = String(shown[start.upperBound...].prefix { !$0.isWhitespace && $0 != "\u{1B}" })
+                #expect(name.hasSuffix(".jpg") || name.hasSuffix(".webm"), "the whole file name: \(name)")
+                mark = process.mark()
+                try await process.enter("https://commons.wikimedia.org/wiki/File:" + name)
+                try await process.waitFor(text: "/wiki/File:" + name, after: mark)
+                #expect(!process.text(since: mark).contains("opens no links"), "\(process.text(since: mark))")
 
                 mark = process.mark()
                 try await process.enter("/recent")
@@ -97,6 +106,40 @@ extension EndToEnd {
                 try await process.waitFor(text: "cannot tell illustrations from photos", after: mark)
                 #expect(try await process.quit() == .exited(0))
             }
+        }
+
+        /// One file's details by its page id, and a download whose credits
+        /// name each file's licence and artist.
+        @Test func infoByPageIdAndADownloadWithItsCredits() async throws {
+            try await SandboxHarness.with(sandboxConfiguration(latency: .zero)) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox)
+                let search = try await commonsRun(app, sandbox: sandbox, ["search", "lighthouse", "--json", "--per-page", "3"])
+                let ids = jsonLines(search).compactMap { $0["id"] as? String }
+                let id = try #require(ids.first, "\(search.transcript)")
+
+                let info = try await commonsRun(app, sandbox: sandbox, ["info", id, "--json"])
+                #expect(info.status == .exited(0), "\(info.transcript)")
+                let facts = try #require(try JSONSerialization.jsonObject(with: Data(info.standardOutput)) as? [String: Any])
+                #expect(facts["id"] as? String == id)
+
+                let out = app.home.url.appendingPathComponent("commons-out")
+                let download = try await commonsRun(
+                    app, sandbox: sandbox, ["download", "lighthouse", "--per-page", "3", "--pages", "1", "--size", "q", "--out", out.path])
+                #expect(download.status == .exited(0), "\(download.transcript)")
+                let credits = try String(contentsOf: out.appendingPathComponent("CREDITS.md"), encoding: .utf8)
+                for line in jsonLines(search) {
+                    #expect(credits.contains(line["license"] as? String ?? "?"), "\(credits)")
+                }
+            }
+        }
+
+        @Test func offlineItSaysHowToUseTheSandbox() async throws {
+            let app = try FlickrApp(apiURL: try #require(URL(string: "http://127.0.0.1:9/")))
+            let result = try await ProcessRunner.run(
+                try Binaries.flickr, arguments: ["search", "kittens", "--provider", "commons", "--api-url", "http://127.0.0.1:9/w/api.php"],
+                environment: app.environment)
+            #expect(result.status == .exited(1), "\(result.transcript)")
+            #expect(result.errorText.contains("--api-url http://127.0.0.1:8080/w/api.php"), "\(result.errorText)")
         }
 
         static let peerScript = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
