@@ -37,6 +37,7 @@ extension EndToEnd {
                 for line in lines {
                     #expect(line["provider"] as? String == "commons")
                     #expect(line["license"] is String && line["creator"] is String && line["attribution"] is String, "\(line)")
+                    #expect(line["license_id"] == nil, "Commons has no Flickr licence id")
                     #expect((line["thumbnail_url"] as? String)?.contains("/wikipedia/commons/thumb/") == true)
                 }
                 #expect(!result.errorText.contains("sandbox"), "Commons is never silently the sandbox: \(result.errorText)")

@@ -31,20 +31,28 @@ enum CommonsLicense {
         guard words.count == 3, words[0].uppercased() == "CC", isVersion(words[2]),
               let kind = License.Kind(rawValue: words[1].lowercased()), kind.isCreativeCommonsLicence
         else { return nil }
-        return LicenseTable.builtIn.license(shortName: "CC \(kind.rawValue.uppercased()) \(words[2])")
+        return fromTable("CC \(kind.rawValue.uppercased()) \(words[2])")
     }
 
     /// `CC0` or `CC0 1.0`.
     private static func publicDomainTool(_ name: String, code: String?) -> License? {
         let upper = name.uppercased()
         guard upper == "CC0" || upper == "CC0 1.0" || upper == "CC ZERO" else { return nil }
-        return LicenseTable.builtIn.license(shortName: "CC0 1.0")
+        return fromTable("CC0 1.0")
+    }
+
+    /// The table's licence of that name, without Flickr's id for it: a
+    /// Commons file has no Flickr licence id, and `--json` would print one.
+    private static func fromTable(_ shortName: String) -> License? {
+        LicenseTable.builtIn.license(shortName: shortName).map {
+            License(kind: $0.kind, version: $0.version, shortName: $0.shortName, fullName: $0.fullName, url: $0.url)
+        }
     }
 
     /// `cc-by-sa-4.0`, `cc0`, `cc-zero`: the template code, when the short
     /// name did not say.
     private static func fromCode(_ code: String) -> License? {
-        if code == "cc0" || code == "cc-zero" { return LicenseTable.builtIn.license(shortName: "CC0 1.0") }
+        if code == "cc0" || code == "cc-zero" { return fromTable("CC0 1.0") }
         guard code.hasPrefix("cc-"), let last = code.lastIndex(of: "-") else { return nil }
         let version = String(code[code.index(after: last)...])
         let kind = String(code[code.index(code.startIndex, offsetBy: 3)..<last])
