@@ -165,7 +165,7 @@ import Testing
         let first = CommonsSearchRequest(search: "cat", page: 1, limit: 10)
         let second = CommonsSearchRequest(search: "cat", page: 2, limit: 10)
         store.remember(["gsroffset": "10", "continue": "gsroffset||", "x": String(repeating: "a", count: 100_000)], after: first)
-        #expect(store.continuation(for: second) == nil, "the page then asks by its offset")
+        #expect(store.continuation(for: second)?.keys.sorted() == nil, "the page then asks by its offset")
         store.remember(["gsroffset": "10", "continue": "gsroffset||"], after: first)
         #expect(store.continuation(for: second) == ["gsroffset": "10", "continue": "gsroffset||"])
         #expect(store.continuation(for: CommonsSearchRequest(search: "dog", page: 2, limit: 10)) == nil, "another search's")
