@@ -32,6 +32,8 @@ public struct ProviderDescriptor: Sendable {
     public let needsNoCredentials: Bool
     /// What `thumbnail_url` and `image_url` are on this service, for `--help`.
     public let imageSizes: String
+    /// What its photo ids look like (`flickr info` refuses others).
+    public let photoID: PhotoIDShape
     /// Connects: the real service, or the sandbox's stand-in when there are
     /// no credentials (and no URL). Throws a `ProviderError` for credentials
     /// that are set but unusable.
@@ -41,7 +43,7 @@ public struct ProviderDescriptor: Sendable {
         service: PhotoService, summary: String, credentialVariables: [String], credentialHint: String,
         endpointVariable: String, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
         maxResults: Int?, liveSearch: LiveSearchPolicy, supportedFilters: Set<FilterKind>, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
-        imageSizes: String,
+        imageSizes: String, photoID: PhotoIDShape = .lettersAndDigits,
         connect: @escaping @Sendable (ProviderSetup) throws -> ProviderEndpoint
     ) {
         self.service = service
@@ -58,6 +60,7 @@ public struct ProviderDescriptor: Sendable {
         self.takesAPIKey = takesAPIKey
         self.needsNoCredentials = needsNoCredentials
         self.imageSizes = imageSizes
+        self.photoID = photoID
         self.connect = connect
     }
 }

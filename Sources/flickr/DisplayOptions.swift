@@ -1,9 +1,6 @@
 import ArgumentParser
 import TerminalUI
 
-extension FlickrTerminalView.Layout: ExpressibleByArgument {}
-extension ImageMode: ExpressibleByArgument {}
-
 /// How results are drawn in the interactive app.
 struct DisplayOptions: ParsableArguments {
     @Option(help: "Results as a thumbnail grid or a list of titles: grid or list.")

@@ -67,7 +67,7 @@ struct DownloadCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp(
         "Image size: sq, q, t, s, n, w, m, z, c, l, h or k (or the URL suffix: s, q, t, m, n, w, z, c, b). h and k come from flickr.photos.getSizes when a search does not name them.",
         valueName: "size"))
-    var size: String = "q"
+    var size: PhotoSize = .square150
 
     @Option(help: ArgumentHelp("Folder to write the images to (created if needed).", valueName: "dir"))
     var out: String
@@ -82,69 +82,46 @@ struct DownloadCommand: AsyncParsableCommand {
 
     func validate() throws {
         _ = try validated { () throws(QueryError) in try DownloadSource(words: query, user: user, album: album) }
-        if let name {
-            do {
-                _ = try FileNameTemplate(name)
-            } catch {
-                throw ValidationError(error.message)
-            }
-        }
+        _ = try template()
         try NumericRange.check("--pages", pages, atLeast: 1)
         try NumericRange.check("--concurrency", concurrency, in: 1...32)
-        guard PhotoSize(argument: size) != nil else {
-            throw ValidationError("Unknown --size \"\(size)\". Use sq, q, t, s, n, w, m, z, c, l, h or k.")
-        }
-        guard !out.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ValidationError("--out is empty: name a folder to write the images to.")
-        }
+        try require(!out.trimmingCharacters(in: .whitespaces).isEmpty, "--out is empty: name a folder to write the images to.")
+    }
+
+    /// `--name`, parsed.
+    private func template() throws -> FileNameTemplate? {
+        try name.map { text in try validated { () throws(FileNameTemplateError) in try FileNameTemplate(text) } }
     }
 
     func run() async throws {
-        guard let photoSize = PhotoSize(argument: size) else { throw ValidationError("Unknown --size \"\(size)\".") }
         let wanted = try validated { () throws(QueryError) in try DownloadSource(words: query, user: user, album: album) }
-        let template: FileNameTemplate?
-        do {
-            template = try name.map { text throws(FileNameTemplateError) in try FileNameTemplate(text) }
-        } catch {
-            throw ValidationError(error.message)
-        }
+        let template = try template()
         let folder = DownloadFolder(url: URL(fileURLWithPath: out, isDirectory: true))
-        do {
-            try folder.prepare()
-        } catch {
-            throw CommandFailure(message: error.message)
-        }
+        try await worded { try folder.prepare() }
 
         let environment = ProcessInfo.processInfo.environment
-        let connection = try await provider.connect(environment: environment)
-        connection.announceSandbox()
-        let notices = connection.notices.listen { FileHandle.standardError.write(Data("\nflickr: \($0)\n".utf8)) }
-        defer { notices.cancel() }
-        let source: ResultQuery
-        do {
-            source = try await wanted.query(at: connection.provider)
-        } catch {
-            await connection.close()
-            throw CommandFailure(error)
-        }
-        var configuration = ImagePipelineConfiguration()
-        configuration.maxConcurrentDownloads = concurrency
-        configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory
-        let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: configuration)
         let progress = DownloadProgressView(showsBar: DownloadProgressView.standardErrorShowsBar(environment: environment))
-        let job = DownloadJob(
-            request: .init(
-                source: source, pages: pages, perPage: connection.perPage(for: connection.provider),
-                size: photoSize, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars,
-                name: template, videos: videos),
-            provider: connection.provider, pipeline: pipeline, videoFetcher: connection.network, reporter: progress)
-
-        let started = ContinuousClock.now
-        let interrupts = SignalWatcher(signals: [SIGINT], queue: .global(qos: .userInitiated)) { _ in job.cancel() }
-        let result = await job.run()
-        interrupts?.cancel()
-        await pipeline.close()
-        await connection.close()
+        // A notice starts on a line of its own, under the progress bar.
+        let (result, source, service, started) = try await provider.withScriptConnection(noticePrefix: "\n", environment: environment) {
+            connection in
+            let source = try await wanted.query(at: connection.provider)
+            var configuration = ImagePipelineConfiguration()
+            configuration.maxConcurrentDownloads = concurrency
+            configuration.diskCacheDirectory = AppPaths(environment: environment).imageCacheDirectory
+            let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: configuration)
+            let job = DownloadJob(
+                request: .init(
+                    source: source, pages: pages, perPage: connection.perPage(for: connection.provider),
+                    size: size, folder: folder.url, concurrency: concurrency, sidecars: !noSidecars,
+                    name: template, videos: videos),
+                provider: connection.provider, pipeline: pipeline, videoFetcher: connection.network, reporter: progress)
+            let started = ContinuousClock.now
+            let interrupts = SignalWatcher(signals: [SIGINT], queue: .global(qos: .userInitiated)) { _ in job.cancel() }
+            let result = await job.run()
+            interrupts?.cancel()
+            await pipeline.close()
+            return (result, source, connection.provider, started)
+        }
 
         progress.finish()
         let elapsed = ContinuousClock.now - started
@@ -152,7 +129,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if json {
             var collection: CollectionFacts?
             if case .collection(let listed) = source {
-                collection = CollectionFacts(listed, pageURL: connection.provider.pageURL(for: listed))
+                collection = CollectionFacts(listed, pageURL: service.pageURL(for: listed))
             }
             print(DownloadReport(result, seconds: seconds, folder: folder.url, collection: collection).json)
         } else {

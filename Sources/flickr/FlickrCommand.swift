@@ -11,7 +11,7 @@ import TerminalUI
 struct FlickrCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "flickr",
-        abstract: "Search photos from the terminal: Flickr, Shutterstock or Openverse.",
+        abstract: "Search photos from the terminal: \(ProviderRegistry.list(ProviderOptions.registry.descriptors.map(\.service.name), conjunction: "or")).",
         discussion: """
             Without a subcommand, starts the interactive app (browse): type words and Enter to \
             search, Enter on an empty line for the next page, /help for commands.
@@ -56,8 +56,9 @@ struct BrowseCommand: AsyncParsableCommand {
         commandName: "browse",
         abstract: "Browse results in the terminal (the default).",
         discussion: """
-            Without credentials for the chosen service and without --api-url, Flickr and \
-            Shutterstock run against an embedded sandbox with synthetic photos, so the app works \
+            Without credentials for the chosen service and without --api-url, \
+            \(ProviderRegistry.list(ProviderOptions.registry.descriptors.filter { !$0.needsNoCredentials }.map(\.service.name), conjunction: "and")) \
+            run against an embedded sandbox with synthetic photos, so the app works \
             offline and without an account. /provider switches service. Credentials:
             \(ProviderOptions.registry.descriptors.map { "  \($0.service.name): \($0.credentialHint)" }.joined(separator: "\n"))
 
@@ -74,20 +75,19 @@ struct BrowseCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let capabilities = TerminalCapabilities.current(environment: environment)
-        let connection = try await provider.connect(alsoOthers: true, environment: environment)
         let paths = AppPaths(environment: environment)
+        try await provider.withConnection(alsoOthers: true, environment: environment) { connection in
+            var pipelineConfiguration = ImagePipelineConfiguration()
+            pipelineConfiguration.diskCacheDirectory = paths.imageCacheDirectory
+            let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: pipelineConfiguration)
 
-        var pipelineConfiguration = ImagePipelineConfiguration()
-        pipelineConfiguration.diskCacheDirectory = paths.imageCacheDirectory
-        let pipeline = ImageDownloadManager(fetcher: connection.images, configuration: pipelineConfiguration)
-
-        await runInteractive(
-            connection: connection, pipeline: pipeline, paths: paths,
-            capabilities: capabilities, environment: environment)
-        // Transfers end before the network shuts down; thumbnails still being
-        // written are what the next launch shows first.
-        await pipeline.close()
-        await connection.close()
+            await runInteractive(
+                connection: connection, pipeline: pipeline, paths: paths,
+                capabilities: capabilities, environment: environment)
+            // Transfers end before the network shuts down; thumbnails still being
+            // written are what the next launch shows first.
+            await pipeline.close()
+        }
     }
 
     @MainActor

@@ -14,12 +14,10 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = FlickrAccountStore(environment: ProcessInfo.processInfo.environment)
-        do {
+        try await worded {
             let removed = try store.removeAccount()
             try store.removePending()
             print(removed ? "Signed out of Flickr; the stored token is deleted." : "Nobody was signed in to Flickr.")
-        } catch {
-            throw CommandFailure(error)
         }
     }
 }

@@ -58,7 +58,7 @@ struct SandboxCommand: AsyncParsableCommand {
         error 105, Shutterstock and Openverse HTTP 503) or hostile (answers valid on the wire and hostile \
         in meaning, drawn from --hostile-case).
         """)
-    var faultKind = "status"
+    var faultKind: FaultConfiguration.Kind = .status
 
     @Option(name: .customLong("slow-headers-delay"), parsing: .unconditional, help: "Seconds before a slow-headers fault answers.")
     var slowHeadersDelay = 10
@@ -76,37 +76,22 @@ struct SandboxCommand: AsyncParsableCommand {
         "A case the hostile fault may answer with (repeat for several; default: all of them).",
         discussion: "One of: \(HostileCase.allCases.map(\.rawValue).joined(separator: ", ")).",
         valueName: "name"))
-    var hostileCases: [String] = []
+    var hostileCases: [HostileCase] = []
 
     @Option(name: .customLong("fault-scope"), help: "Which responses can fail: images, rest or all.")
-    var faultScope = "images"
+    var faultScope: FaultConfiguration.Scope = .images
 
     func validate() throws {
-        guard !host.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--host must not be empty.") }
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535 (0 picks a free port).") }
-        guard (0...600_000).contains(latencyMilliseconds) else {
-            throw ValidationError("--latency must be between 0 and 600000 milliseconds.")
-        }
-        if let throttleKBps, throttleKBps < 1 { throw ValidationError("--throttle must be at least 1 KiB/s.") }
-        guard (1...1_000_000).contains(photoCount) else { throw ValidationError("--photos must be between 1 and 1000000.") }
-        guard faultRate.isFinite, (0...1).contains(faultRate) else {
-            throw ValidationError("--fault-rate must be a fraction between 0 and 1 (for example 0.1).")
-        }
-        guard FaultConfiguration.Kind(rawValue: faultKind) != nil else {
-            throw ValidationError("--fault must be one of: \(FaultConfiguration.Kind.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        guard (100...599).contains(faultStatus) else { throw ValidationError("--fault-status must be an HTTP status between 100 and 599.") }
-        guard (0...600).contains(slowHeadersDelay) else {
-            throw ValidationError("--slow-headers-delay must be between 0 and 600 seconds.")
-        }
-        guard faultTimes >= 0 else { throw ValidationError("--fault-times must be 0 (always) or more.") }
-        guard FaultConfiguration.Scope(rawValue: faultScope) != nil else {
-            throw ValidationError("--fault-scope must be one of: \(FaultConfiguration.Scope.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        for name in hostileCases where HostileCase(rawValue: name) == nil {
-            throw ValidationError("Unknown --hostile-case “\(name)”: use one of \(HostileCase.allCases.map(\.rawValue).joined(separator: ", ")).")
-        }
-        if let apiKey, apiKey.isEmpty { throw ValidationError("--api-key must not be empty.") }
+        try require(!host.trimmingCharacters(in: .whitespaces).isEmpty, "--host must not be empty.")
+        try require((0...65_535).contains(port), "--port must be between 0 and 65535 (0 picks a free port).")
+        try require((0...600_000).contains(latencyMilliseconds), "--latency must be between 0 and 600000 milliseconds.")
+        try require((throttleKBps ?? 1) >= 1, "--throttle must be at least 1 KiB/s.")
+        try require((1...1_000_000).contains(photoCount), "--photos must be between 1 and 1000000.")
+        try require(faultRate.isFinite && (0...1).contains(faultRate), "--fault-rate must be a fraction between 0 and 1 (for example 0.1).")
+        try require((100...599).contains(faultStatus), "--fault-status must be an HTTP status between 100 and 599.")
+        try require((0...600).contains(slowHeadersDelay), "--slow-headers-delay must be between 0 and 600 seconds.")
+        try require(faultTimes >= 0, "--fault-times must be 0 (always) or more.")
+        try require(apiKey?.isEmpty != true, "--api-key must not be empty.")
     }
 
     func run() async throws {
@@ -120,45 +105,24 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.requiredAPIKey = apiKey
         configuration.flickrAPISecret = apiSecret
         configuration.faults.rate = faultRate
-        configuration.faults.kind = FaultConfiguration.Kind(rawValue: faultKind) ?? .status
+        configuration.faults.kind = faultKind
         configuration.faults.status = faultStatus
         configuration.faults.times = faultTimes
         configuration.faults.slowHeadersDelay = .seconds(slowHeadersDelay)
         configuration.faults.seed = faultSeed
-        configuration.faults.scope = FaultConfiguration.Scope(rawValue: faultScope) ?? .images
-        if !hostileCases.isEmpty { configuration.faults.hostileCases = hostileCases.compactMap(HostileCase.init(rawValue:)) }
+        configuration.faults.scope = faultScope
+        // None named: every case.
+        configuration.faults.hostileCases = hostileCases.isEmpty ? HostileCase.allCases : hostileCases
 
         // Catch the signals before the server starts, so an early Ctrl-C still shuts down cleanly.
         let termination = SignalWatcher.stream(of: [SIGINT, SIGTERM])
-        let server: SandboxServer
-        do {
-            server = try await SandboxServer.start(configuration)
-        } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode(1)
-        }
+        let server = try await worded { try await SandboxServer.start(configuration) }
         // Unbuffered: scripts wait for this line before they connect.
         FileHandle.standardOutput.write(Data("listening on \(server.baseURL.absoluteString)\n".utf8))
-        FileHandle.standardOutput.write(Data((describe(configuration, catalog: server.catalog) + "\n").utf8))
+        FileHandle.standardOutput.write(Data((configuration.summary(catalogCount: server.catalog.count) + "\n").utf8))
         var received = termination.signals.makeAsyncIterator()
         _ = await received.next()
         termination.watcher?.cancel()
         await server.shutdown()
-    }
-
-    private func describe(_ configuration: SandboxConfiguration, catalog: Catalog) -> String {
-        var parts = ["catalog: \(catalog.count) photos (seed \(configuration.seed))"]
-        parts.append("latency \(latencyMilliseconds) ms")
-        parts.append(throttleKBps.map { "throttle \($0) KiB/s" } ?? "no throttle")
-        parts.append(apiKey == nil ? "any API key" : "one API key accepted")
-        if faultRate > 0 {
-            let times = faultTimes == 0 ? "always" : "first \(faultTimes) requests"
-            let cases = faultKind == FaultConfiguration.Kind.hostile.rawValue
-                ? " (\(hostileCases.isEmpty ? "all \(HostileCase.allCases.count) cases" : hostileCases.joined(separator: ", ")))" : ""
-            parts.append("faults: \(faultKind)\(cases) on \(faultRate * 100)% of \(faultScope) URLs (\(times), seed \(faultSeed))")
-        } else {
-            parts.append("no faults")
-        }
-        return parts.joined(separator: ", ")
     }
 }

@@ -38,7 +38,7 @@ struct SearchCommand: AsyncParsableCommand {
 struct RecentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recent",
-        abstract: "Print the most recent photos (Flickr's getRecent; Shutterstock's newest).")
+        abstract: "Print the most recent photos, newest first as each service has them.")
 
     @OptionGroup var listing: ListingOptions
     @OptionGroup var provider: ProviderOptions
@@ -52,14 +52,16 @@ struct RecentCommand: AsyncParsableCommand {
 struct InfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Print one photo's details (flickr.photos.getInfo).",
+        abstract: "Print one photo's details.",
         discussion: """
             Title, owner, date taken, views, licence, tags, description (HTML removed) and the \
             photo's page. With --json, one object: id, title, description, tags, date_taken, \
             license, owner, owner_name, url, views.
             """)
 
-    @Argument(help: "The photo's id, as in search results.")
+    @Argument(help: ArgumentHelp(
+        "The photo's id, as in search results.",
+        discussion: ProviderOptions.registry.descriptors.map { "\($0.service.name): \($0.photoID.wording)." }.joined(separator: " ")))
     var photoID: String
 
     @Flag(help: "Write one JSON object.")
@@ -68,21 +70,13 @@ struct InfoCommand: AsyncParsableCommand {
     @OptionGroup var provider: ProviderOptions
 
     func validate() throws {
-        guard !photoID.isEmpty, photoID.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw ValidationError("A photo id is letters and digits (got \"\(photoID.prefix(40))\").")
-        }
+        _ = try validated { () throws(ServiceSetupError) in try provider.choice.photoID(photoID, in: ProviderOptions.registry) }
     }
 
     func run() async throws {
-        let connection = try await provider.connect()
-        connection.announceSandbox()
-        do {
+        try await provider.withScriptConnection { connection in
             ListingPrinter.printFacts(try await PhotoFacts.lookUp(id: photoID, from: connection.provider), json: json)
-        } catch {
-            await connection.close()
-            throw CommandFailure(message: error.message)
         }
-        await connection.close()
     }
 }
 
@@ -112,44 +106,11 @@ struct ListingOptions: ParsableArguments {
     func print(
         provider options: ProviderOptions, choosing choose: (any PhotoProvider) async throws -> ResultQuery
     ) async throws {
-        let connection = try await options.connect()
-        connection.announceSandbox()
-        let notices = connection.notices.listen { FileHandle.standardError.write(Data("flickr: \($0)\n".utf8)) }
-        defer { notices.cancel() }
-        do {
+        try await options.withScriptConnection { connection in
             let job = ListingJob(
                 query: try await choose(connection.provider), firstPage: page, pages: pages,
                 perPage: connection.perPage(for: connection.provider))
             try await job.run(provider: connection.provider, into: ListingPrinter(json: json))
-        } catch {
-            await connection.close()
-            throw CommandFailure(error)
         }
-        await connection.close()
-    }
-}
-
-/// Words or names the view models refuse, as a usage error (the message,
-/// then the command's usage).
-func validated<T>(_ check: () throws(QueryError) -> T) throws -> T {
-    do {
-        return try check()
-    } catch {
-        throw ValidationError(error.description)
-    }
-}
-
-/// An error already worded for a person: printed as `error: …`, exit status 1.
-struct CommandFailure: WordedError {
-    let message: String
-    var description: String { message }
-
-    init(message: String) {
-        self.message = message
-    }
-
-    /// The sentence `error` carries, or one made for it.
-    init(_ error: any Error) {
-        message = userMessage(for: error)
     }
 }

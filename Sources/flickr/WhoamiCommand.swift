@@ -1,5 +1,6 @@
 import ArgumentParser
 import FlickrService
+import Services
 import Foundation
 
 /// `flickr whoami`: who the stored sign-in belongs to, asked of Flickr (`flickr.test.login`, signed).
@@ -13,12 +14,7 @@ struct WhoamiCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await account.withSession { session in
-            guard let signedIn = try session.store.account() else { throw FlickrAccountError.notSignedIn }
-            let user = try await session.oauth.testLogin(signedIn)
-            var shown = signedIn
-            shown.userNSID = user.nsid
-            if !user.username.isEmpty { shown.username = user.username }
-            print("Signed in to \(session.serverName) as \(shown.signedInAs).")
+            print("Signed in to \(session.serverName) as \(try await session.signedIn().signedInAs).")
         }
     }
 }

@@ -115,6 +115,13 @@ enum QueryParser {
         return tokens
     }
 
+    /// A list value's items, split at comma scalars: split by characters, a
+    /// comma and a combining mark after it would fuse into one character and
+    /// no longer separate, so a printed list of tags would read back as fewer.
+    private static func items(_ value: Substring) -> [Substring] {
+        value.unicodeScalars.split(separator: ",").map { Substring($0) }
+    }
+
     /// A value that holds a quote could not be typed back: the quote would
     /// open a quoted run there.
     private static func refuseQuotes(_ value: Substring, name: String, kind: FilterKind) throws(QueryError) {
@@ -130,7 +137,7 @@ enum QueryParser {
         switch kind {
         case .license:
             var licenses: [LicenseFilter] = []
-            for item in value.split(separator: ",") {
+            for item in items(value) {
                 guard let license = LicenseFilter(rawValue: item.lowercased()) else {
                     throw QueryError("Unknown licence “\(excerpt(item))”. \(form(of: kind))")
                 }
@@ -157,7 +164,7 @@ enum QueryParser {
         case .tag:
             try refuseQuotes(value, name: name, kind: kind)
             var tags: [String] = []
-            for tag in value.split(separator: ",").map(String.init) where !tags.contains(tag) { tags.append(tag) }
+            for tag in items(value).map(String.init) where !tags.contains(tag) { tags.append(tag) }
             guard !tags.isEmpty else { throw QueryError(form(of: kind)) }
             filters.tags = tags
         case .near:

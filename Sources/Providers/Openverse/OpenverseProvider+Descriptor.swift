@@ -20,6 +20,7 @@ extension OpenverseProvider {
         supportedFilters: [.license, .sort, .user, .type, .orientation, .safe],
         needsNoCredentials: true,
         imageSizes: "thumbnail_url is Openverse's thumbnail (up to 600 px), image_url the work's own file",
+        photoID: .uuid,
         connect: { setup in
             .remote(OpenverseProvider(
                 credentials: try OpenverseCredentials(environment: setup.environment),

@@ -6,7 +6,10 @@ extension HostileCase {
     /// Which service an answer imitates, for the body of a refusal.
     enum Service {
         case flickr(format: ResponseFormat)
-        case shutterstock, openverse, image
+        /// A JSON API: its type, and its error body for a status and a sentence.
+        case json(contentType: String, error: @Sendable (_ status: Int, _ message: String) -> [UInt8])
+        /// Plain text (images, sign-in pages).
+        case image
     }
 
     /// The `Retry-After` value of a refusal case (nil: none sent).
@@ -47,12 +50,8 @@ extension HostileCase {
             }
             content = Content(status: status, contentType: "text/plain; charset=utf-8",
                               body: ByteBuffer(string: refusalMessage + "\n"))
-        case .shutterstock:
-            content = Content(status: status, contentType: ShutterstockAPI.contentType,
-                              body: ByteBuffer(bytes: ShutterstockAPI.error(status, refusalMessage).body))
-        case .openverse:
-            content = Content(status: status, contentType: OpenverseAPI.contentType,
-                              body: ByteBuffer(bytes: OpenverseAPI.detail(status, refusalMessage).body))
+        case .json(let contentType, let error):
+            content = Content(status: status, contentType: contentType, body: ByteBuffer(bytes: error(status, refusalMessage)))
         case .image:
             content = Content(status: status, contentType: "text/plain; charset=utf-8",
                               body: ByteBuffer(string: refusalMessage + "\n"))

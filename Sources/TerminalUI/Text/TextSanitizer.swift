@@ -134,6 +134,11 @@ public enum TextSanitizer {
         guard text.count > maximumLength else { return text }
         var prefix = String(text.prefix(maximumLength - 1))
         while prefix.last == " " { prefix.removeLast() }
+        // A joiner was kept because an emoji followed it; the cut can end a
+        // character on it (🐱 + joiner, then a regional indicator, which is a
+        // new character). Before "…" it joins nothing, and a second pass
+        // would drop it: drop it now, so sanitising twice changes nothing.
+        while prefix.unicodeScalars.last?.value == 0x200D { prefix.unicodeScalars.removeLast() }
         return prefix + "…"
     }
 

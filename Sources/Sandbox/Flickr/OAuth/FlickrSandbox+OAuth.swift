@@ -1,28 +1,23 @@
 import Foundation
-import Hummingbird
 import NIOCore
 
-extension SandboxHandler {
+extension FlickrSandbox {
     /// `/services/oauth/request_token|authorize|access_token`.
-    func flickrOAuthAnswer(endpoint: String, request: Request) async -> Content {
-        let parameters = await Self.parameters(of: request)
-        let signed = SignedRequest(
-            method: request.method.rawValue, host: request.head.authority ?? "", path: request.uri.path,
-            parameters: parameters, authorization: request.headers[.authorization])
-        return flickrOAuth.respond(endpoint: endpoint, request: signed) ?? .notFound
+    func oauthAnswer(_ request: SandboxRequest) async -> Content {
+        let endpoint = String(request.path.dropFirst(Self.oauthPrefix.count))
+        let parameters = await SandboxRequest.parameters(of: request.request)
+        return oauth.respond(endpoint: endpoint, request: signed(request, parameters: parameters)) ?? .notFound
     }
 
     /// A signed REST call's own answer: Flickr's error for a bad signature
     /// or token, or `flickr.test.login`'s; nil to let the REST API answer
     /// (an unsigned call, or a well-signed call of another method).
-    func flickrSignedAnswer(request: Request, parameters: [(String, String)]) -> (body: [UInt8], contentType: String)? {
-        let signed = SignedRequest(
-            method: request.method.rawValue, host: request.head.authority ?? "", path: request.uri.path,
-            parameters: parameters, authorization: request.headers[.authorization])
+    func signedAnswer(_ request: SandboxRequest) -> (body: [UInt8], contentType: String)? {
+        let signed = signed(request, parameters: request.parameters)
         let method = signed.value("method")
-        let format = RestAPI.format { name in parameters.first { $0.0 == name }?.1 } ?? .xml
+        let format = RestAPI.format(request.value) ?? .xml
         let payload: RestPayload
-        switch flickrOAuth.checkREST(signed) {
+        switch oauth.checkREST(signed) {
         case .failure(let refusal)?:
             payload = .failure(code: refusal.code, message: refusal.message)
         case .success(let person)? where method == "flickr.test.login":
@@ -33,5 +28,11 @@ extension SandboxHandler {
             return nil
         }
         return (WireFormat.render(payload, as: format), format.contentType)
+    }
+
+    private func signed(_ request: SandboxRequest, parameters: [(String, String)]) -> SignedRequest {
+        SignedRequest(
+            method: request.method, host: request.host ?? "", path: request.path,
+            parameters: parameters, authorization: request.authorization)
     }
 }
