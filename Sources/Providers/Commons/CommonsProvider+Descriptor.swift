@@ -19,7 +19,8 @@ extension CommonsProvider {
         liveSearch: LiveSearchPolicy(delay: .milliseconds(600), minimumDelay: .milliseconds(400), shortestPartialWord: 3),
         supportedFilters: [.sort, .type],
         needsNoCredentials: true,
-        imageSizes: "thumbnail_url is Commons' \(CommonsSearchRequest.defaultThumbnailWidth) px thumbnail, image_url the file itself",
+        imageSizes: "thumbnail_url is Commons' \(CommonsSearchRequest.defaultThumbnailWidth) px thumbnail, image_url a 1,280 px one (or the file itself when smaller)",
+        photoID: PhotoIDShape(wording: "a page id such as 9809267") { isPageID($0) },
         connect: { setup in
             .remote(CommonsProvider(endpoint: setup.apiURL ?? defaultEndpoint, network: setup.network, notices: setup.notices))
         })
