@@ -88,15 +88,23 @@ extension EndToEnd {
                 try await process.enter("/open 1")
                 try await process.waitFor(text: "#1 ", after: mark)
                 try await process.waitFor(text: "/wiki/File:", after: mark)
-                // The file page /open shows, pasted as Commons' own link, opens the same file.
-                let shown = process.text(since: mark)
-                let start = try #require(shown.range(of: "/wiki/File:"))
-                let name = String(shown[start.upperBound...].prefix { !$0.isWhitespace && $0 != "\u{1B}" })
-                #expect(name.hasSuffix(".jpg") || name.hasSuffix(".webm"), "the whole file name: \(name)")
+                // A file's page, pasted as Commons' own link, opens that file: its
+                // title (with spaces, unlike the echoed link's underscores) follows.
+                let first = try await commonsRun(app, sandbox: sandbox, ["search", "kittens", "--json", "--per-page", "1"])
+                let line = try #require(jsonLines(first).first, "\(first.transcript)")
+                let title = try #require(line["title"] as? String)
+                let credit = try #require(line["attribution"] as? String)
+                let page = try #require(credit.range(of: "/wiki/File:"))
+                // The credit line links the page in parentheses: "(…/wiki/File:NAME) is licensed …".
+                let rest = credit[page.upperBound...]
+                let end = try #require(rest.range(of: ") is "), "\(credit)")
+                let file = String(rest[..<end.lowerBound])
+                #expect(file.hasSuffix(".jpg") || file.hasSuffix(".webm"), "the whole file name: \(file)")
+                #expect(title.contains(" "), "a title whose link form differs: \(title)")
                 mark = process.mark()
-                try await process.enter("https://commons.wikimedia.org/wiki/File:" + name)
-                try await process.waitFor(text: "/wiki/File:" + name, after: mark)
-                #expect(!process.text(since: mark).contains("opens no links"), "\(process.text(since: mark))")
+                try await process.enter("https://commons.wikimedia.org/wiki/File:" + file)
+                try await process.waitFor(text: title, after: mark)
+                #expect(!process.text(since: mark).contains("has no file"), "\(process.text(since: mark))")
 
                 mark = process.mark()
                 try await process.enter("/recent")
