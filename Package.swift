@@ -66,7 +66,6 @@ let package = Package(
             "Networking", "Platform",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], swiftSettings: strict),
         // One module per provider, each one folder under Sources/Providers.
         .target(name: "FlickrService", dependencies: [
@@ -95,13 +94,18 @@ let package = Package(
             .product(name: "Collections", package: "swift-collections"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
+        // The batch downloader of `flickr download`: files, sidecars, CREDITS.md, resume.
+        .target(name: "Downloads", dependencies: [
+            "PhotoCore", "ImagePipeline", "Platform",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], swiftSettings: strict),
         .target(name: "FlickrViewModels", dependencies: [
-            "Binding", "PhotoCore", "ImagePipeline", "Platform",
+            "Binding", "PhotoCore", "ImagePipeline", "Platform", "Downloads",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         // The view: view models and bindings only, never PhotoCore or ImagePipeline.
         .target(name: "TerminalUI", dependencies: [
-            "Binding", "FlickrViewModels", "Platform", "CReadline", "CChafa", "ImageCodecs", "CZlib",
+            "Binding", "FlickrViewModels", "Downloads", "Platform", "CReadline", "CChafa", "ImageCodecs", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         .target(name: "Sandbox", dependencies: [
@@ -113,7 +117,7 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: strict),
         .executableTarget(name: "flickr", dependencies: [
-            "Services", "PhotoCore", "ImagePipeline", "FlickrViewModels", "TerminalUI", "Sandbox", "Platform", "FlickrService",
+            "Services", "PhotoCore", "ImagePipeline", "FlickrViewModels", "Downloads", "TerminalUI", "Sandbox", "Platform", "FlickrService",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: strict),
 
@@ -149,7 +153,12 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "PhotoCore", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "Downloads", "PhotoCore", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ],
+                    swiftSettings: testSettings),
+        .testTarget(name: "DownloadsTests", dependencies: [
+            "Downloads", "PhotoCore", "FlickrService", "OpenverseService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),

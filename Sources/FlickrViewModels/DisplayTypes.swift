@@ -27,8 +27,9 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
     func page(_ number: Int, perPage: Int, from provider: any PhotoProvider) async throws -> PhotoPage {
         switch self {
         case .search(let query): try await provider.search(query, page: number, perPage: perPage)
-        case .recent: try await provider.recent(page: number, perPage: perPage)
-        case .collection(let collection): try await provider.photos(in: collection, page: number, perPage: perPage)
+        case .recent: try await provider.capabilities.recent.required().recent(page: number, perPage: perPage)
+        case .collection(let collection):
+            try await provider.capabilities.collections.required().photos(in: collection, page: number, perPage: perPage)
         }
     }
 }

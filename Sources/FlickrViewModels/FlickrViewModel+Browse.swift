@@ -1,5 +1,6 @@
 import Binding
 import PhotoCore
+import Downloads
 import Foundation
 import ImagePipeline
 
@@ -23,8 +24,9 @@ extension FlickrViewModel {
             return
         }
         lookUp("the albums of “\(name)”") { provider in
-            let person = try await provider.person(named: name)
-            return .albums(person, try await provider.albums(of: person, page: 1, perPage: 500))
+            let collections = try provider.capabilities.collections.required()
+            let person = try await collections.person(named: name)
+            return .albums(person, try await collections.albums(of: person, page: 1, perPage: 500))
         }
     }
 
@@ -50,7 +52,8 @@ extension FlickrViewModel {
     /// What a line of text is when it is a link of this service; a search
     /// calls it first.
     func followIfLink(_ text: String) -> Bool {
-        switch provider.readLink(text.trimmingCharacters(in: .whitespaces)) {
+        // A provider without links of its own reads none.
+        switch provider.capabilities.links.available?.readLink(text.trimmingCharacters(in: .whitespaces)) ?? .notALink {
         case .notALink:
             guard let sentence = foreignLinkSentence(text) else { return false }
             noticeSource.value = .error(sentence)
@@ -72,7 +75,7 @@ extension FlickrViewModel {
             let host = url.host, !host.isEmpty
         else { return nil }
         let name = provider.displayName
-        switch provider.collectionSupport {
+        switch provider.capabilities.links {
         case .supported:
             return "That is a link to \(host), not to \(name): links to \(name)'s photos, people, albums, galleries and group pools are opened. To search for words, type them."
         case .unsupported:
@@ -83,7 +86,7 @@ extension FlickrViewModel {
     /// Opens what `link` points at: a photo large, or a collection's photos.
     private func follow(_ link: ProviderLink) {
         lookUp("the link") { provider in
-            switch try await provider.resolve(link) {
+            switch try await provider.capabilities.links.required().resolve(link) {
             case .photo(let photo): .photo(photo)
             case .collection(let collection): .collection(collection)
             }
@@ -135,7 +138,7 @@ extension FlickrViewModel {
             row.title = album.title + " · " + AlbumListing.counts(of: album)
             row.ownerName = person.displayName
             row.isVideo = false
-            return factory.cell(offset + 1, row, page: provider.pageURL(for: album.collection))
+            return factory.cell(offset + 1, row, page: provider.capabilities.collections.available?.pageURL(for: album.collection))
         }
         for cell in cells { cell.load(priority: .high) }
         albumsSource.value = AlbumListing(source: provider.displayName, person: person, page: page, cells: cells)

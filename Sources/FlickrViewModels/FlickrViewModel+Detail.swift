@@ -29,7 +29,7 @@ extension FlickrViewModel {
         detail?.cancel()
         detailFacts?.cancel()
         detail = model
-        model.load(priority: .high)
+        model.load(priority: .veryHigh)
         let opened = PhotoDetail(
             model: model, size: size, pageURL: provider.photoPageURL(for: cell.photo),
             details: PhotoDetail.details(of: cell.photo, from: provider))

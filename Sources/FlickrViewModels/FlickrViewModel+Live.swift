@@ -69,7 +69,7 @@ extension FlickrViewModel {
     /// searched (off, a command, too short, a filter still being typed).
     private func liveKey(for text: String, policy: LiveSearchPolicy) -> LiveSearch.Key? {
         guard liveEnabled, !text.drop(while: \.isWhitespace).hasPrefix("/"), policy.allows(text) else { return nil }
-        guard case .notALink = provider.readLink(text.trimmingCharacters(in: .whitespaces)),
+        guard case .notALink = provider.capabilities.links.available?.readLink(text.trimmingCharacters(in: .whitespaces)) ?? .notALink,
             foreignLinkSentence(text) == nil
         else { return nil }
         guard let query = try? searchQuery(typed: text) else { return nil }

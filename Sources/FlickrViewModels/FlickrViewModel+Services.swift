@@ -54,7 +54,7 @@ extension FlickrViewModel {
         factory.thumbnailNeed = need
         session = makeSession(setup)
         noticeSource.value = .info("Now searching \(provider.displayName).")
-        if let query = query.value, case .collection = query, case .unsupported(let sentence) = provider.collectionSupport {
+        if let query = query.value, case .collection = query, case .unsupported(let sentence) = provider.capabilities.collections {
             // A person's photos or an album have no counterpart there.
             noticeSource.value = .info(sentence + " Type words to search.")
             activitySource.value = .idle

@@ -169,7 +169,7 @@ public final class FlickrViewModel {
             return
         }
         guard query.value != nil, let last = pages.value.last else {
-            if case .unsupported(let sentence) = provider.recentSupport {
+            if case .unsupported(let sentence) = provider.capabilities.recent {
                 noticeSource.value = .info(sentence)
             } else {
                 noticeSource.value = .info("Type a query to search, or /recent for recent photos.")
@@ -270,7 +270,7 @@ public final class FlickrViewModel {
     }
 
     func start(_ newQuery: ResultQuery) {
-        if case .recent = newQuery, case .unsupported(let sentence) = provider.recentSupport {
+        if case .recent = newQuery, case .unsupported(let sentence) = provider.capabilities.recent {
             // Not asked for at all (Openverse): on a fresh launch this is
             // the first thing shown, and an error no retry would change is
             // no way to open. What is shown stays.
@@ -375,7 +375,7 @@ public final class FlickrViewModel {
             cell.state.observeChanges { [weak self] _ in self?.cellsChanged() }.store(in: &cellTokens)
         }
         pagesSource.value.append(result)
-        progressSource.value = DownloadProgress(cells: newCells)
+        progressSource.value = DownloadProgress(cells: newCells.filter(\.fetchesImage))
         for cell in newCells { cell.load(priority: .high) }
 
         if page.photos.isEmpty && page.page == 1 {
@@ -387,7 +387,8 @@ public final class FlickrViewModel {
 
     private func cellsChanged() {
         guard let newest = pages.value.last else { return }
-        progressSource.value = DownloadProgress(cells: newest.cells)
+        // Thumbnails not drawn are not fetched: they count for nothing.
+        progressSource.value = DownloadProgress(cells: newest.cells.filter(\.fetchesImage))
         // A page whose downloads were cancelled was abandoned: nothing to read ahead for.
         if progress.value.isComplete && progress.value.cancelled == 0 { prefetchNextPage() }
     }

@@ -66,7 +66,11 @@ public final class ImageModel {
     /// stalled, however long ago a row began waiting for it.
     public private(set) var stateChangedAt = ContinuousClock.now
     private var stateToken: ObservationToken?
-    private(set) var priority: DownloadPriority = .normal
+    public private(set) var priority: DownloadPriority = .normal
+    /// False when the view draws no picture for this cell (`--images none`,
+    /// a list without pictures): `load` then fetches nothing and the cell
+    /// stays idle. An opened photo's large image is always fetched.
+    public let fetchesImage: Bool
 
     /// The photo's title as the service sent it (may be empty, may hold any
     /// Unicode: the view sanitises it).
@@ -88,8 +92,12 @@ public final class ImageModel {
     /// Bumped whenever the current request is dropped; stale events carry an old value.
     private var generation = 0
 
-    public init(number: Int, photo: Photo, url: URL?, pipeline: ImageDownloadManager, links: CellLinks = CellLinks()) {
+    public init(
+        number: Int, photo: Photo, url: URL?, pipeline: ImageDownloadManager, links: CellLinks = CellLinks(),
+        fetchesImage: Bool = true
+    ) {
         self.number = number
+        self.fetchesImage = fetchesImage
         self.photo = photo
         self.url = url
         self.links = links
@@ -97,9 +105,11 @@ public final class ImageModel {
         stateToken = stateSource.observeChanges { [weak self] _ in self?.stateChangedAt = ContinuousClock.now }
     }
 
-    /// Starts (or re-prioritises) the download. Does nothing once loaded.
+    /// Starts (or re-prioritises) the download. Does nothing once loaded,
+    /// nor for a cell whose picture is not drawn.
     public func load(priority: DownloadPriority) {
         self.priority = priority
+        guard fetchesImage else { return }
         switch state.value {
         case .loaded, .failed, .cancelled:
             return

@@ -2,22 +2,34 @@ import PhotoCore
 import Foundation
 import ImagePipeline
 
-/// The pixels an image should have to look sharp where the view shows it:
-/// the view works it out from its cells and tells the view model.
+/// The pixels an image should have to look sharp where the view shows it,
+/// or that the view draws no picture at all (`--images none`, a list
+/// without pictures): the view works it out from its cells and tells the
+/// view model.
 public struct ImagePixelNeed: Sendable, Equatable, CustomStringConvertible {
     public var width: Int
     public var height: Int
+    /// False when no picture is drawn: then no thumbnail is fetched.
+    public var isDrawn: Bool
 
     public init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
+        self.isDrawn = true
     }
+
+    /// The view draws no thumbnails: what is not shown is not fetched.
+    public static let notDrawn: ImagePixelNeed = {
+        var need = ImagePixelNeed(width: 1, height: 1)
+        need.isDrawn = false
+        return need
+    }()
 
     /// Until the view says: a 320 px image, enough for a grid cell on an
     /// 80-column terminal.
     public static let defaultThumbnail = ImagePixelNeed(width: 320, height: 320)
 
-    public var description: String { "\(width)×\(height)" }
+    public var description: String { isDrawn ? "\(width)×\(height)" : "not drawn" }
 
     var pixelSize: PixelSize { PixelSize(width: width, height: height) }
 }
@@ -44,12 +56,14 @@ final class ImageModelFactory {
     }
 
     /// One cell numbered `number`; its title leads to `page` when given,
-    /// else to the photo's page.
+    /// else to the photo's page. Its thumbnail is fetched only when the
+    /// view draws thumbnails.
     func cell(_ number: Int, _ photo: Photo, page: URL? = nil) -> ImageModel {
         ImageModel(
             number: number, photo: photo,
             url: provider.imageURL(for: photo, covering: thumbnailNeed.pixelSize), pipeline: pipeline,
-            links: CellLinks(page: page ?? provider.photoPageURL(for: photo), owner: provider.ownerPageURL(for: photo)))
+            links: CellLinks(page: page ?? provider.photoPageURL(for: photo), owner: provider.capabilities.collections.available?.ownerPageURL(for: photo)),
+            fetchesImage: thumbnailNeed.isDrawn)
     }
 
     /// The large image `/open` shows for the photo of `cell`.

@@ -61,7 +61,7 @@ public struct PhotoFacts: Sendable, Equatable {
     /// - Throws: the provider's failure, worded for a person, as `ListingError`.
     public static func lookUp(id: String, from provider: any PhotoProvider) async throws(ListingError) -> PhotoFacts {
         do {
-            return PhotoFacts(try await provider.photoDetails(id: id))
+            return PhotoFacts(try await provider.capabilities.lookup.required().photoDetails(id: id))
         } catch {
             throw ListingError(message: userMessage(for: error))
         }

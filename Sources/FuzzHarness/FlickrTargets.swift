@@ -11,7 +11,7 @@ enum FlickrTargets {
         [("stat-fail.json", .text(#"{"stat":"fail","code":100,"message":"Invalid API Key"}"#)),
          ("nested.json", .text(#"{"photos":{"page":"1","pages":2,"total":"","photo":[{"id":"1","secret":"s","server":"2","title":{"_content":"\u00e9\ud83d\ude00"}}]},"stat":"ok"}"#))]
     }, run: { data in
-        _ = try? FlickrJSONReader.read(data)
+        _ = try? JSONReader.read(data)
         readPage(data)
     })
 

@@ -72,8 +72,8 @@ enum ProviderTargets {
         for wait in [header, throttle].compactMap({ $0 }) {
             require(wait >= .zero && wait <= ServerWait.ceiling, "wait \(wait) from \(text.debugDescription)")
             let sentences = [
-                OpenverseError.rateLimited(retryAfter: wait, serverMessage: nil).description,
-                ShutterstockError.rateLimited(retryAfter: wait, serverMessage: nil).description,
+                OpenverseError.http(.rateLimited(retryAfter: wait, serverMessage: nil)).description,
+                ShutterstockError.http(.rateLimited(retryAfter: wait, serverMessage: nil)).description,
                 NetworkError.retryLater(status: 429, after: wait, host: "h").description,
             ]
             for sentence in sentences { FlickrTargets.requirePrintable(sentence) }

@@ -63,6 +63,15 @@ struct DownloadQueue {
         return true
     }
 
+    /// The priority of the best waiting operation, which stays queued.
+    mutating func firstPriority() -> DownloadPriority? {
+        while let entry = heap.max {
+            if waiting[ObjectIdentifier(entry.operation)] == entry.generation { return entry.priority }
+            _ = heap.popMax()
+        }
+        return nil
+    }
+
     /// The best waiting operation, taken out of the queue.
     mutating func popFirst() -> ImageDownloadOperation? {
         while let entry = heap.popMax() {

@@ -11,8 +11,11 @@ import NIOConcurrencyHelpers
 /// - One operation per URL however many requesters ask; it cancels itself
 ///   (aborting the transfer) when its last requester leaves.
 /// - At most `maxConcurrentDownloads` transfers run; the rest wait in a queue
-///   ordered by priority (high, normal, low), first come first served within
-///   a priority. Queued operations that get cancelled never reach the network.
+///   ordered by priority (very high, high, normal, low), first come first
+///   served within a priority. Queued operations that get cancelled never
+///   reach the network. Low-priority transfers (background work) start only
+///   while no transfer of a higher priority runs: on a shared slow line,
+///   bandwidth they took would be the visible page's.
 ///   An operation keeps one slot from start to end, retries included, unless
 ///   it receives nothing for `quietTransferPeriod` while others wait: then
 ///   it is set aside (it runs on but no longer counts against the limit),
@@ -215,17 +218,28 @@ public final class ImageDownloadManager: Sendable {
 
     // MARK: - Scheduling
 
-    /// Starts queued operations while slots are free, best first.
+    /// Starts queued operations while slots are free, best first; a
+    /// background one only when it has the line to itself.
     private func startReadyOperations() {
         let limit = max(1, configuration.maxConcurrentDownloads)
         state.withLockedValue { state in
             while state.running.count - state.quiet.count < limit, state.running.count < transferCap,
+                  let best = state.queue.firstPriority(), best > .low || !Self.runsUrgentWork(state),
                   let operation = state.queue.popFirst() {
                 // `start` only creates the operation's tasks; it calls nothing back.
                 if operation.start(with: fetcher, retries: retries, quietPeriod: configuration.quietTransferPeriod) {
                     state.running.insert(ObjectIdentifier(operation))
                 }
             }
+        }
+    }
+
+    /// Whether a transfer above background priority is running and
+    /// receiving (one set aside as quiet takes no bandwidth).
+    private static func runsUrgentWork(_ state: State) -> Bool {
+        state.operations.values.contains { operation in
+            let key = ObjectIdentifier(operation)
+            return state.running.contains(key) && !state.quiet.contains(key) && operation.priority > .low
         }
     }
 
@@ -263,6 +277,8 @@ extension ImageDownloadManager: ImageDownloadOperationOwner {
             // Read under our lock, so reports arriving out of order still leave the latest priority.
             state.queue.reprioritize(operation, to: operation.priority)
         }
+        // A running transfer that dropped to the background may let background work start.
+        startReadyOperations()
     }
 
     func operationWasCancelled(_ operation: ImageDownloadOperation) {

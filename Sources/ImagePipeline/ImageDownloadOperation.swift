@@ -266,7 +266,7 @@ final class ImageDownloadOperation: Sendable {
 extension DownloadPriority {
     var taskPriority: TaskPriority {
         switch self {
-        case .high: .userInitiated
+        case .veryHigh, .high: .userInitiated
         case .normal: .medium
         case .low: .utility
         }

@@ -3,9 +3,14 @@ import Foundation
 
 /// How urgently an image is wanted. Visible cells are `high`, preheated ones `low`.
 public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
+    /// In the background: starts only while nothing more urgent runs
+    /// (a prefetched page, a page the person moved on from).
     case low = 0
     case normal = 1
+    /// The page shown.
     case high = 2
+    /// Ahead of all: the photo the person opened.
+    case veryHigh = 3
 
     public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool {
         lhs.rawValue < rhs.rawValue

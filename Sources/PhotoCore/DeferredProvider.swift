@@ -6,11 +6,14 @@ import NIOConcurrencyHelpers
 /// (the embedded sandbox standing in for it costs a server start) is set up
 /// only when it is first asked for something.
 ///
-/// Every member of `PhotoProvider` is forwarded: calls that may wait make the
-/// provider and ask it; answers given at once (what it can do, the links it
-/// reads, its pages' addresses) come from `unstarted`, the same provider
-/// built before its server runs, until the real one exists. Image URLs, which
-/// name the server, come from what each photo carries until then.
+/// It has the capabilities of the provider it stands for, by construction:
+/// `capabilities` maps the unstarted provider's, each to a forwarder that
+/// implements every member of its protocol (none has a default), so a
+/// capability or member left out is a compile error, not "not supported".
+/// Calls that may wait make the provider and ask it; answers given at once
+/// (the links it reads, its pages' addresses) come from `unstarted`, the same
+/// provider built before its server runs, until the real one exists. Image
+/// URLs, which name the server, come from what each photo carries until then.
 public struct DeferredProvider: PhotoProvider {
     private let unstarted: any PhotoProvider
     private let state: NIOLockedValueBox<State>
@@ -53,38 +56,51 @@ public struct DeferredProvider: PhotoProvider {
     /// The real provider once made, else the unstarted one.
     private var current: any PhotoProvider { made ?? unstarted }
 
+    /// The real provider's `capability`; the unstarted one has the same
+    /// capabilities, so it is there unless the made one says otherwise.
+    fileprivate func madeCapability<Feature>(
+        _ capability: KeyPath<ProviderCapabilities, Capability<Feature>>
+    ) async throws -> Feature {
+        try await provider().capabilities[keyPath: capability].required()
+    }
+
+    /// `capability` of the real provider once made, else of the unstarted one.
+    fileprivate func currentCapability<Feature>(_ capability: KeyPath<ProviderCapabilities, Capability<Feature>>) -> Feature? {
+        current.capabilities[keyPath: capability].available
+    }
+
     // MARK: Answered at once
 
     public var service: PhotoService { current.service }
     public var displayName: String { current.displayName }
     public var maxResults: Int? { current.maxResults }
     public var perPageRange: ClosedRange<Int> { current.perPageRange }
-    public var collectionSupport: CollectionSupport { current.collectionSupport }
-    public var recentSupport: RecentSupport { current.recentSupport }
 
-    public func readLink(_ text: String) -> LinkReading { current.readLink(text) }
+    public var capabilities: ProviderCapabilities {
+        let wrapped = current.capabilities
+        return ProviderCapabilities(
+            recent: wrapped.recent.map { _ in Recent(deferred: self) },
+            lookup: wrapped.lookup.map { _ in Lookup(deferred: self) },
+            collections: wrapped.collections.map { Collections(deferred: self, unstarted: $0) },
+            links: wrapped.links.map { Links(deferred: self, unstarted: $0) },
+            videos: wrapped.videos.map { _ in Videos(deferred: self) })
+    }
+
     public func photoPageURL(for photo: Photo) -> URL? { current.photoPageURL(for: photo) }
-    public func ownerPageURL(for photo: Photo) -> URL? { current.ownerPageURL(for: photo) }
-    public func pageURL(for collection: PhotoCollection) -> URL? { current.pageURL(for: collection) }
 
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
-        made?.imageURL(for: photo, covering: need) ?? photo.bestRendition(covering: need)?.url
+        made?.imageURL(for: photo, covering: need) ?? photo.carriedImageURL(covering: need)
     }
 
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
         if let made { return made.imageURL(for: photo, size: size) }
-        if size.isSquare, let crop = photo.rendition(labelled: size.rawValue) { return crop.url }
-        return photo.bestRendition(covering: size.requirement)?.url
+        return photo.carriedImageURL(size: size)
     }
 
     // MARK: Made on first use
 
     public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage {
         try await provider().search(query, page: page, perPage: perPage)
-    }
-
-    public func recent(page: Int, perPage: Int) async throws -> PhotoPage {
-        try await provider().recent(page: page, perPage: perPage)
     }
 
     public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
@@ -94,28 +110,68 @@ public struct DeferredProvider: PhotoProvider {
     public func photoDetails(for photo: Photo) async throws -> PhotoDetails {
         try await provider().photoDetails(for: photo)
     }
+}
 
-    public func photoDetails(id: String) async throws -> PhotoDetails {
-        try await provider().photoDetails(id: id)
+// MARK: - Forwarders, one per capability
+
+extension DeferredProvider {
+    private struct Recent: RecentPhotos {
+        let deferred: DeferredProvider
+
+        func recent(page: Int, perPage: Int) async throws -> PhotoPage {
+            try await deferred.madeCapability(\.recent).recent(page: page, perPage: perPage)
+        }
     }
 
-    public func person(named name: String) async throws -> Person {
-        try await provider().person(named: name)
+    private struct Lookup: PhotoLookup {
+        let deferred: DeferredProvider
+
+        func photoDetails(id: String) async throws -> PhotoDetails {
+            try await deferred.madeCapability(\.lookup).photoDetails(id: id)
+        }
     }
 
-    public func photos(in collection: PhotoCollection, page: Int, perPage: Int) async throws -> PhotoPage {
-        try await provider().photos(in: collection, page: page, perPage: perPage)
+    private struct Collections: PhotoCollections {
+        let deferred: DeferredProvider
+        let unstarted: any PhotoCollections
+
+        private var now: any PhotoCollections { deferred.currentCapability(\.collections) ?? unstarted }
+
+        func person(named name: String) async throws -> Person {
+            try await deferred.madeCapability(\.collections).person(named: name)
+        }
+
+        func photos(in collection: PhotoCollection, page: Int, perPage: Int) async throws -> PhotoPage {
+            try await deferred.madeCapability(\.collections).photos(in: collection, page: page, perPage: perPage)
+        }
+
+        func albums(of person: Person, page: Int, perPage: Int) async throws -> AlbumPage {
+            try await deferred.madeCapability(\.collections).albums(of: person, page: page, perPage: perPage)
+        }
+
+        func ownerPageURL(for photo: Photo) -> URL? { now.ownerPageURL(for: photo) }
+
+        func pageURL(for collection: PhotoCollection) -> URL? { now.pageURL(for: collection) }
     }
 
-    public func albums(of person: Person, page: Int, perPage: Int) async throws -> AlbumPage {
-        try await provider().albums(of: person, page: page, perPage: perPage)
+    private struct Links: LinkReader {
+        let deferred: DeferredProvider
+        let unstarted: any LinkReader
+
+        func readLink(_ text: String) -> LinkReading {
+            (deferred.currentCapability(\.links) ?? unstarted).readLink(text)
+        }
+
+        func resolve(_ link: ProviderLink) async throws -> LinkTarget {
+            try await deferred.madeCapability(\.links).resolve(link)
+        }
     }
 
-    public func resolve(_ link: ProviderLink) async throws -> LinkTarget {
-        try await provider().resolve(link)
-    }
+    private struct Videos: VideoFiles {
+        let deferred: DeferredProvider
 
-    public func videoURL(for photo: Photo) async throws -> URL? {
-        try await provider().videoURL(for: photo)
+        func videoURL(for photo: Photo) async throws -> URL? {
+            try await deferred.madeCapability(\.videos).videoURL(for: photo)
+        }
     }
 }

@@ -4,6 +4,12 @@ import Networking
 /// A photo-search service: Flickr, Shutterstock, Openverse, or the sandbox
 /// standing in for one of them.
 ///
+/// What every service does is required here, with no default: a provider
+/// that forgets a member does not compile. What only some services do
+/// (recent uploads, details by id, photostreams and albums, links, videos)
+/// is a capability in `capabilities`, which a provider has or says it has
+/// not, in its own words.
+///
 /// Implementations build requests, send them through `NetworkManager` and
 /// decode the answers. They are value-like and safe to share across tasks.
 public protocol PhotoProvider: Sendable {
@@ -20,19 +26,16 @@ public protocol PhotoProvider: Sendable {
     /// The page sizes this service accepts from this caller.
     var perPageRange: ClosedRange<Int> { get }
 
+    /// What it can do beyond searching, each capability there or not.
+    var capabilities: ProviderCapabilities { get }
+
     /// One page of photos matching `query` (every word must match; `-word` excludes).
     func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage
 
-    /// One page of the most recent uploads.
-    func recent(page: Int, perPage: Int) async throws -> PhotoPage
-
-    /// Whether it has a list of recent uploads; when not, the sentence
-    /// saying what to do instead (shown in place of asking for them).
-    var recentSupport: RecentSupport { get }
-
     /// The URL of the smallest image of `photo` that fills `need` (scaled to
-    /// fit, keeping its aspect ratio), from what the photo already carries;
-    /// the biggest there is when none is big enough. No network.
+    /// fit, keeping its aspect ratio), from what the photo already carries
+    /// (`Photo.carriedImageURL(covering:)`) or can be built from it; the
+    /// biggest there is when none is big enough. No network.
     func imageURL(for photo: Photo, covering need: PixelSize) -> URL?
 
     /// Like `imageURL(for:covering:)`, but may ask the service for the
@@ -48,46 +51,9 @@ public protocol PhotoProvider: Sendable {
     func photoPageURL(for photo: Photo) -> URL?
 
     /// Everything the service tells about one photo (description, tags,
-    /// licence, …), for the detail view and `flickr info`.
+    /// licence, …), for the detail view; at the least what the photo itself
+    /// says (`PhotoDetails(photo:pageURL:)`).
     func photoDetails(for photo: Photo) async throws -> PhotoDetails
-
-    /// The same, by photo id alone (`flickr info ID`); services without such
-    /// a call throw `UnsupportedByProvider`.
-    func photoDetails(id: String) async throws -> PhotoDetails
-
-    // MARK: People, albums, galleries, pools and links
-    // Services without them throw `UnsupportedByProvider` (the defaults in
-    // PhotoProvider+Collections), saying what they have instead.
-
-    /// Whether it has them; when not, the sentence saying what it has instead.
-    var collectionSupport: CollectionSupport { get }
-
-    /// The person a username, path alias, id or profile URL names.
-    func person(named name: String) async throws -> Person
-
-    /// One page of a photostream, album, gallery or pool, newest first
-    /// where the service orders them so; videos included, marked `isVideo`.
-    func photos(in collection: PhotoCollection, page: Int, perPage: Int) async throws -> PhotoPage
-
-    /// One page of a person's albums.
-    func albums(of person: Person, page: Int, perPage: Int) async throws -> AlbumPage
-
-    /// How this provider reads `text` typed at the prompt: one of its links,
-    /// its site but an unknown page, or not a link of its. No network.
-    func readLink(_ text: String) -> LinkReading
-
-    /// What a link points at, asking the service for ids and titles.
-    func resolve(_ link: ProviderLink) async throws -> LinkTarget
-
-    /// The video file of a video, for `download --videos`; `nil` when the
-    /// service offers none to this caller.
-    func videoURL(for photo: Photo) async throws -> URL?
-
-    /// The page of the photo's owner (their photostream), for links.
-    func ownerPageURL(for photo: Photo) -> URL?
-
-    /// The page of a collection in a browser, for links.
-    func pageURL(for collection: PhotoCollection) -> URL?
 }
 
 /// A call the service behind a provider does not offer.
@@ -99,21 +65,7 @@ public struct UnsupportedByProvider: WordedError {
     }
 }
 
-/// Whether a provider lists recent uploads; when not, the sentence saying
-/// what to do instead (a launch and `/recent` show it calmly, as no retry
-/// would change it).
-public enum RecentSupport: Sendable, Hashable {
-    case supported
-    case unsupported(String)
-}
-
-// MARK: - Default implementations
-
 extension PhotoProvider {
-    public var recentSupport: RecentSupport { .supported }
-
-    public var perPageRange: ClosedRange<Int> { 1...500 }
-
     /// The last page worth asking for, given the service's cap.
     public func lastServedPage(pages: Int, perPage: Int) -> Int {
         guard let maxResults, perPage > 0 else { return pages }
@@ -122,29 +74,29 @@ extension PhotoProvider {
         let served = maxResults / perPage + (maxResults % perPage == 0 ? 0 : 1)
         return min(pages, served)
     }
+}
 
-    public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
-        photo.bestRendition(covering: need)?.url
+extension Photo {
+    /// The smallest image the photo carries that fills `need`, else its
+    /// biggest: `imageURL(for:covering:)` for a service whose photos carry
+    /// every size it has.
+    public func carriedImageURL(covering need: PixelSize) -> URL? {
+        bestRendition(covering: need)?.url
     }
 
-    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
-        try Task.checkCancellation()
-        return imageURL(for: photo, covering: need)
+    /// The carried square crop for a square size, else the carried image
+    /// that fills the size's area.
+    public func carriedImageURL(size: PhotoSize) -> URL? {
+        if size.isSquare, let crop = rendition(labelled: size.rawValue) { return crop.url }
+        return carriedImageURL(covering: size.requirement)
     }
+}
 
-    public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
-        if size.isSquare, let crop = photo.rendition(labelled: size.rawValue) { return crop.url }
-        return imageURL(for: photo, covering: size.requirement)
-    }
-
-    public func photoDetails(id: String) async throws -> PhotoDetails {
-        throw UnsupportedByProvider("\(service.name) has no call for a photo's details by id; search for it instead.")
-    }
-
-    /// What the photo itself says; services with a details call override this.
-    public func photoDetails(for photo: Photo) async throws -> PhotoDetails {
-        PhotoDetails(
+extension PhotoDetails {
+    /// What a photo itself says, for a service with no details call.
+    public init(photo: Photo, pageURL: URL?) {
+        self.init(
             id: photo.id, title: photo.title, ownerID: photo.owner, ownerUsername: photo.ownerName,
-            dateTaken: photo.dateTaken, pageURL: photoPageURL(for: photo))
+            dateTaken: photo.dateTaken, pageURL: pageURL)
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import Networking
 import NIOCore
-import NIOSSL
 import Platform
 
 /// One sentence a person can act on, for any error the app can meet: what
@@ -25,17 +24,11 @@ private func rawUserMessage(for error: any Error) -> String {
         return NetworkError.cancelled.description
     case let error as AtomicFileError:
         return "Could not save \(error.target.path): \(posixReason(error.code))."
-    case let error as NIOSSLError:
-        // NetworkManager turns these into `.tlsFailure` naming the host; one
-        // met elsewhere has no host to name, but still gets words.
-        if case .uncleanShutdown = error { return "The secure connection ended unexpectedly. Try again." }
-        return "A secure connection failed: \(tlsReason(error)). Check the address and the system's certificates."
-    case let error as NIOSSLExtraError:
-        return "A secure connection failed: \(tlsReason(error)). Check the address and the system's certificates."
     case let error as IOError:
         return "The system refused: \(posixReason(error.errnoCode))."
     default:
-        break
+        // TLS's failures are worded beside the only module that speaks TLS.
+        if let sentence = TLSWording.sentence(for: error) { return sentence }
     }
     // Foundation's errors, by domain: on Linux any NSError casts to
     // CocoaError, whatever its domain, so the domain decides.
@@ -95,32 +88,6 @@ private func fileMessage(_ error: CocoaError, _ nsError: NSError) -> String {
         // Codes from 512 up are write errors, below are read errors.
         let verb = error.code.rawValue >= CocoaError.Code.fileWriteUnknown.rawValue ? "written" : "read"
         return "\(file) could not be \(verb) (Foundation error \(error.code.rawValue))."
-    }
-}
-
-/// TLS's failure in words, without type names.
-private func tlsReason(_ error: NIOSSLExtraError) -> String {
-    if error == .failedToValidateHostname || error == .serverHostnameImpossibleToMatch {
-        return "the certificate is for another host name"
-    }
-    return "the server's certificate or TLS settings were not accepted"
-}
-
-private func tlsReason(_ error: NIOSSLError) -> String {
-    switch error {
-    case .handshakeFailed(let cause):
-        let detail = String(describing: cause).lowercased()
-        if detail.contains("certificate_verify_failed") || detail.contains("certificate verify failed") {
-            return "the certificate is not trusted (expired, self-signed or for another name)"
-        }
-        if detail.contains("wrong_version_number") || detail.contains("http_request") {
-            return "the server does not speak TLS on that port (is it an http:// address?)"
-        }
-        return "the TLS handshake failed"
-    case .noCertificateToValidate, .unableToValidateCertificate:
-        return "the certificate could not be checked"
-    default:
-        return "the TLS layer reported an error"
     }
 }
 

@@ -112,8 +112,9 @@ public struct CatalogPhoto: Sendable, Hashable {
     public let secret1600: String
     public let secret2048: String
     public let views: Int
-    /// Flickr's license id (0 = all rights reserved, 4 = CC BY 2.0, …, 11–16 = the CC 4.0 licences).
-    public let license: Int
+    /// Flickr's license id (0 = all rights reserved, 4 = CC BY 2.0, …, 11–16 = the CC 4.0 licences);
+    /// its owner may change it (`flickr.photos.licenses.setLicense`).
+    public internal(set) var license: Int
     /// The format Openverse serves the photo in (Flickr's own URLs stay JPEG).
     public let fileFormat: SandboxImageFormat
     /// The owner's Flickr URL name (`path_alias`); empty when the owner never chose one.
@@ -123,6 +124,9 @@ public struct CatalogPhoto: Sendable, Hashable {
     public let isVideo: Bool
     /// What the hostile sandbox changes beyond the text (nothing, normally).
     var hostile = HostileOverrides()
+    /// Who may see the photo: everyone, but for the test user's private
+    /// photos and uploads (`AccountStore`).
+    public internal(set) var visibility = PhotoVisibility.everyone
 
     /// `photo` or `video`, as the `media` extra and getInfo say.
     public var media: String { isVideo ? "video" : "photo" }

@@ -68,16 +68,21 @@ enum SandboxConnectionError: Error {
     case shuttingDown
 }
 
-/// Sends response bodies (throttled when configured) and the faults that
-/// live on the connection, and ends every transfer promptly at shutdown.
+/// Sends response bodies (throttled, or over one shared link, when
+/// configured) and the faults that live on the connection, and ends every
+/// transfer promptly at shutdown.
 final class ResponseSender: Sendable {
     private let throttleKBps: Int?
+    private let link: SharedLink?
     private let shuttingDown = NIOLockedValueBox(false)
     /// How often a held response checks whether its client left or the
     /// server is stopping.
     private static let pollInterval: Duration = .milliseconds(20)
 
-    init(throttleKBps: Int?) { self.throttleKBps = throttleKBps }
+    init(throttleKBps: Int?, linkKBps: Int? = nil) {
+        self.throttleKBps = throttleKBps
+        self.link = linkKBps.map(SharedLink.init(kBps:))
+    }
 
     func beginShutdown() { shuttingDown.withLockedValue { $0 = true } }
 
@@ -140,16 +145,19 @@ final class ResponseSender: Sendable {
         return Response(status: HTTPResponse.Status(code: content.status), headers: headers, body: responseBody)
     }
 
-    /// Writes `body`, in chunks paced to the throttle when there is one
-    /// (small enough that a transfer is still mid-body when a client cancels).
+    /// Writes `body`, in chunks paced to the throttle and carried over the
+    /// shared link when there are (small enough that a transfer is still
+    /// mid-body when a client cancels, and that transfers on the link take
+    /// turns often).
     private func send(_ body: ByteBuffer, to writer: inout any ResponseBodyWriter, tracker: ResponseTracker) async throws {
-        guard let kBps = throttleKBps, kBps > 0 else {
+        let pace = throttleKBps.flatMap { $0 > 0 ? Double($0) * 1024 : nil }
+        guard pace != nil || link != nil else {
             try await writer.write(body)
             tracker.sent(body.readableBytes)
             return
         }
-        let bytesPerSecond = Double(kBps) * 1024
-        let chunkSize = max(256, Int(bytesPerSecond / 50))
+        let slowest = min(pace ?? .infinity, link?.bytesPerSecond ?? .infinity)
+        let chunkSize = max(256, Int(slowest / 50))
         let clock = ContinuousClock()
         let start = clock.now
         var remaining = body
@@ -158,10 +166,19 @@ final class ResponseSender: Sendable {
             if isShuttingDown { throw SandboxConnectionError.shuttingDown }
             let length = min(chunkSize, remaining.readableBytes)
             guard let chunk = remaining.readSlice(length: length) else { break }
+            // The chunk arrives once it has crossed the line, after what was
+            // booked before it: that may be long with many transfers, so
+            // the wait looks up for shutdown as a held response does.
+            if let due = link?.book(length) {
+                while clock.now < due {
+                    if isShuttingDown { throw SandboxConnectionError.shuttingDown }
+                    try await clock.sleep(until: min(due, clock.now.advanced(by: Self.pollInterval)))
+                }
+            }
             try await writer.write(chunk)
             sent += length
             tracker.sent(length)
-            try await clock.sleep(until: start.advanced(by: .seconds(Double(sent) / bytesPerSecond)))
+            if let pace { try await clock.sleep(until: start.advanced(by: .seconds(Double(sent) / pace))) }
         }
     }
 }

@@ -9,6 +9,9 @@ public struct SandboxConfiguration: Sendable {
     /// Per-response send rate limit in KiB/s; bodies then go out in small
     /// paced chunks, so a client can cancel mid-body.
     public var throttleKBps: Int? = nil
+    /// One bandwidth in KiB/s shared by every response in flight, like a
+    /// slow real line (with `latency`, its round trip); nil: unlimited.
+    public var linkKBps: Int? = nil
     public var photoCount = 20_000
     public var seed: UInt64 = 1
     /// nil: any non-empty key is valid.

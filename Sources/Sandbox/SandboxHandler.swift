@@ -30,7 +30,7 @@ final class SandboxHandler: Sendable {
         let all = services.flatMap(\.routes)
         routes = all.filter { $0.kind == .rest } + all.filter { $0.kind != .rest }
         faults = FaultInjector(configuration: configuration.faults)
-        sender = ResponseSender(throttleKBps: configuration.throttleKBps)
+        sender = ResponseSender(throttleKBps: configuration.throttleKBps, linkKBps: configuration.linkKBps)
     }
 
     func setAddress(hostPart: String, port: Int) {

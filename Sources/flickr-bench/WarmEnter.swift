@@ -21,6 +21,9 @@ func runWarm(_ arguments: Arguments) async throws {
         try await app.searchOnce(query)
 
         var samples: [Double] = []
+        var reached: [Double] = []
+        var answered: [Double] = []
+        var headers: [Double] = []
         for _ in 0..<runs {
             // No saved session: the app opens on recent photos, with nothing
             // of the query in memory or in the render cache, only on disk.
@@ -30,14 +33,26 @@ func runWarm(_ arguments: Arguments) async throws {
             try await waitForQuiet(sandbox, reading: terminal, quiet: .milliseconds(500))
             terminal.write(query)
             terminal.pause(.milliseconds(300))
+            let logged = try await sandbox.requestLog().count
             let mark = terminal.mark()
+            let startedAt = Date().timeIntervalSince1970
             let start = ContinuousClock.now
             terminal.write("\r")
             let end = try terminal.instant(of: lastRowLabel(page: 1), after: mark)
+            let header = try terminal.instant(of: "· page 1 of", after: mark)
             samples.append(milliseconds(end - start))
+            headers.append(milliseconds(header - start))
+            // Where the time goes: when the search reached the sandbox.
+            if let search = try await sandbox.requestLog().dropFirst(logged).first(where: { $0.kind == "rest" }) {
+                reached.append((search.startedAt - startedAt) * 1_000)
+                answered.append(((search.endedAt ?? search.startedAt) - startedAt) * 1_000)
+            }
             terminal.write("/quit\r")
             try terminal.waitForExit()
         }
+        FileHandle.standardError.write(Data(String(
+            format: "warm: after Enter (medians) the search reached the sandbox at %.1f ms, was answered at %.1f ms, the header at %.1f ms\n",
+            median(reached), median(answered), median(headers)).utf8))
         return samples
     }
     print(String(format: "warm-enter: median %.1f ms, min %.1f ms, max %.1f ms (%d runs)",

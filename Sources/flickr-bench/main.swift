@@ -50,6 +50,8 @@ let usage = """
       Share of a page's healthy thumbnails drawn within MS of Enter while 10 % of images stall.
            flickr-bench live --flickr PATH [--columns W] [--rows H]
       Key-to-echo with live search on and off, searches sent while typing, Enter after a live search.
+           flickr-bench slowline --flickr PATH [--link KBPS] [--latency-ms MS] [--columns W] [--rows H] [--runs N]
+      Over one shared slow line: Enter -> first row drawn; page 1's header -> page 2's header (Enter at once).
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -122,6 +124,8 @@ do {
         try await runStall(Arguments(rest, flags: ["--flickr", "--columns", "--rows", "--runs", "--window-ms"]))
     case "live":
         try await runLive(Arguments(rest, flags: ["--flickr", "--columns", "--rows"]))
+    case "slowline":
+        try await runSlowLine(Arguments(rest, flags: ["--flickr", "--link", "--latency-ms", "--columns", "--rows", "--runs"]))
     case "-h", "--help":
         print(usage)
     default:

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PhotoCore
+import Downloads
 import FlickrViewModels
 import Foundation
 import Platform
@@ -70,7 +71,7 @@ extension ListingOptions {
         try await print(provider: options) { provider in
             let collection = try await choice.collection(at: provider)
             let line = json
-                ? CollectionFacts(collection, pageURL: provider.pageURL(for: collection)).jsonLine
+                ? CollectionFacts(collection, pageURL: provider.capabilities.collections.available?.pageURL(for: collection)).jsonLine
                 : TextSanitizer.sanitize(collection.description)
             Platform.writeAll((line + "\n").utf8, to: Platform.standardOutput)
             return .collection(collection)

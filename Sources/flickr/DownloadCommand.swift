@@ -1,6 +1,6 @@
 import ArgumentParser
 import PhotoCore
-import FlickrViewModels
+import Downloads
 import Foundation
 import Services
 import ImagePipeline
@@ -129,7 +129,7 @@ struct DownloadCommand: AsyncParsableCommand {
         if json {
             var collection: CollectionFacts?
             if case .collection(let listed) = source {
-                collection = CollectionFacts(listed, pageURL: service.pageURL(for: listed))
+                collection = CollectionFacts(listed, pageURL: service.capabilities.collections.available?.pageURL(for: listed))
             }
             print(DownloadReport(result, seconds: seconds, folder: folder.url, collection: collection).json)
         } else {

@@ -36,6 +36,8 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("throttle"), parsing: .unconditional, help: "Send each response at most this fast, in KiB/s.")
     var throttleKBps: Int?
+    @Option(name: .customLong("link"), parsing: .unconditional, help: "One bandwidth in KiB/s shared by every response in flight, like a slow line.")
+    var linkKBps: Int?
 
     @Option(name: .customLong("photos"), parsing: .unconditional, help: "Number of photos in the synthetic catalog.")
     var photoCount = 20_000
@@ -100,6 +102,7 @@ struct SandboxCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.latency = .milliseconds(latencyMilliseconds)
         configuration.throttleKBps = throttleKBps
+        configuration.linkKBps = linkKBps
         configuration.photoCount = photoCount
         configuration.seed = seed
         configuration.requiredAPIKey = apiKey

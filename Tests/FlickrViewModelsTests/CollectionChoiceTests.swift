@@ -1,4 +1,5 @@
 import PhotoCore
+import Downloads
 @testable import FlickrViewModels
 import Foundation
 import ImagePipeline

@@ -8,7 +8,7 @@ import NIOConcurrencyHelpers
 /// the same photos. Reads album links of the form
 /// `https://albums.test/ID` and resolves the album by id. Records the
 /// requests it answered.
-final class CollectionProvider: PhotoProvider, @unchecked Sendable {
+final class CollectionProvider: PhotoProvider, RecentPhotos, PhotoCollections, LinkReader, VideoFiles, @unchecked Sendable {
     // @unchecked: the only mutable field is guarded by `lock`.
     let service: PhotoService = FlickrProvider.service
     let displayName = "collections"
@@ -45,7 +45,26 @@ final class CollectionProvider: PhotoProvider, @unchecked Sendable {
         lock.withLock { _requests.append(request) }
     }
 
-    var collectionSupport: CollectionSupport { .supported }
+
+    let perPageRange = 1...500
+
+    var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            recent: .supported(self), lookup: .unsupported("\(service.name) has no call for a photo's details by id; search for it instead."),
+            collections: .supported(self), links: .supported(self), videos: .supported(self))
+    }
+
+    func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        imageURL(for: photo, covering: need)
+    }
+
+    func albums(of person: Person, page: Int, perPage: Int) async throws -> AlbumPage {
+        throw UnsupportedByProvider("No albums are listed here.")
+    }
+
+    func ownerPageURL(for photo: Photo) -> URL? { nil }
+
+    func pageURL(for collection: PhotoCollection) -> URL? { nil }
 
     func person(named name: String) async throws -> Person {
         note("person \(name)")

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 
 /// A provider over an in-memory list of photos: pages are slices of it, as a
 /// real service would serve them. Counts its calls; can be told to fail.
-final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
+final class InMemoryProvider: PhotoProvider, RecentPhotos, @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `lock`, a lock the thread sanitizer sees.
     let service: PhotoService
     let displayName: String
@@ -27,6 +27,18 @@ final class InMemoryProvider: PhotoProvider, @unchecked Sendable {
     }
 
     private var _holdsDetails = false
+
+    let perPageRange = 1...500
+
+    var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            recent: .supported(self), lookup: .unsupported("\(service.name) has no call for a photo's details by id; search for it instead."),
+            collections: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), links: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), videos: .unsupported("No videos here."))
+    }
+
+    func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        imageURL(for: photo, covering: need)
+    }
 
     var calls: [(query: String?, page: Int)] { lock.withLock { _calls } }
     func fail(with error: (any Error)?) { lock.withLock { _failure = error } }

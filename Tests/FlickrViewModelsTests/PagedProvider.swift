@@ -5,7 +5,7 @@ import NIOConcurrencyHelpers
 
 /// A provider whose pages are written out by the test, numbers and all, as
 /// a strange or hostile server might send them. Records the pages asked for.
-final class PagedProvider: PhotoProvider, @unchecked Sendable {
+final class PagedProvider: PhotoProvider, RecentPhotos, @unchecked Sendable {
     // @unchecked: the only mutable field is guarded by `lock`.
     let service: PhotoService = FlickrProvider.service
     let displayName = "paged"
@@ -20,6 +20,18 @@ final class PagedProvider: PhotoProvider, @unchecked Sendable {
     }
 
     var asked: [Int] { lock.withLock { _asked } }
+
+    let perPageRange = 1...500
+
+    var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            recent: .supported(self), lookup: .unsupported("\(service.name) has no call for a photo's details by id; search for it instead."),
+            collections: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), links: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), videos: .unsupported("No videos here."))
+    }
+
+    func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        imageURL(for: photo, covering: need)
+    }
 
     static func photos(_ ids: Range<Int>) -> [Photo] {
         ids.map { Photo(id: "\($0)", owner: "o@N00", secret: "s\($0)", server: "1", title: "Photo \($0)") }

@@ -7,26 +7,26 @@ import Testing
 @testable import ShutterstockService
 
 /// Providers without photostreams or albums say what they have instead,
-/// and every collection call throws that sentence; Flickr's "not found"
-/// sentences lose the key like every other error.
+/// for collections and links alike, and asking for either throws that
+/// sentence; Flickr's "not found" sentences lose the key like every other error.
 @Suite struct CollectionSupportTests {
     private static let network = ShutterstockRequestTests.idleNetwork
 
     @Test func openverseNamesItsCreatorFilter() async throws {
         let provider = OpenverseProvider(network: Self.network)
         let sentence = "Openverse has no albums or photostreams; user:NAME filters by creator (without other search words)."
-        #expect(provider.collectionSupport == .unsupported(sentence))
-        let error = try await #require(throws: UnsupportedByProvider.self) { try await provider.person(named: "ana") }
+        #expect(provider.capabilities.collections.unsupportedSentence == sentence)
+        #expect(provider.capabilities.links.unsupportedSentence == sentence)
+        let error = try #require(throws: UnsupportedByProvider.self) { try provider.capabilities.collections.required() }
         #expect(error.description == sentence)
-        #expect(provider.readLink("https://www.flickr.com/photos/george/") == .notALink)
     }
 
     @Test func shutterstockNamesItsContributorFilter() async throws {
         let provider = ShutterstockProvider(credentials: try .token("t0ken"), network: Self.network)
         let sentence = "Shutterstock has no albums or photostreams; user:NAME filters by contributor."
-        #expect(provider.collectionSupport == .unsupported(sentence))
-        let album = PhotoCollection(kind: .album, id: "1", title: "x")
-        let error = try await #require(throws: UnsupportedByProvider.self) { try await provider.photos(in: album, page: 1, perPage: 10) }
+        #expect(provider.capabilities.collections.unsupportedSentence == sentence)
+        #expect(provider.capabilities.links.unsupportedSentence == sentence)
+        let error = try #require(throws: UnsupportedByProvider.self) { try provider.capabilities.links.required() }
         #expect(error.description == sentence)
     }
 

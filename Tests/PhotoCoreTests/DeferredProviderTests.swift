@@ -9,8 +9,8 @@ import ShutterstockService
 import TestSupport
 
 /// The stand-in that starts a provider on first use must answer exactly as
-/// the provider it wraps, member by member: a forgotten forward falls back to
-/// a protocol default ("has no photostreams", no links read) and shows here.
+/// the provider it wraps, capability by capability and member by member
+/// (the compiler sees to the members; this sees to what they answer).
 @Suite("Deferred provider")
 struct DeferredProviderTests {
     /// How each service is made on the sandbox's address, as the app makes it.
@@ -73,17 +73,33 @@ struct DeferredProviderTests {
         #expect(deferred.displayName == direct.displayName, "\(when)")
         #expect(deferred.maxResults == direct.maxResults, "\(when)")
         #expect(deferred.perPageRange == direct.perPageRange, "\(when)")
-        #expect(deferred.collectionSupport == direct.collectionSupport, "\(when)")
+        #expect(shape(deferred.capabilities) == shape(direct.capabilities), "\(when)")
         for link in links(catalog, photo: photo) {
-            #expect(deferred.readLink(link) == direct.readLink(link), "\(when): \(link)")
+            #expect(
+                deferred.capabilities.links.available?.readLink(link) == direct.capabilities.links.available?.readLink(link),
+                "\(when): \(link)")
         }
         #expect(deferred.photoPageURL(for: photo) == direct.photoPageURL(for: photo), "\(when)")
-        #expect(deferred.ownerPageURL(for: photo) == direct.ownerPageURL(for: photo), "\(when)")
+        let deferredCollections = deferred.capabilities.collections.available
+        let directCollections = direct.capabilities.collections.available
+        #expect(deferredCollections?.ownerPageURL(for: photo) == directCollections?.ownerPageURL(for: photo), "\(when)")
         let owner = Person(id: catalog.wellKnownOwner.nsid, username: SandboxWellKnown.username, pathAlias: SandboxWellKnown.pathAlias)
         for kind in PhotoCollection.Kind.allCases {
             let collection = PhotoCollection(kind: kind, id: SandboxWellKnown.kittensAlbumID, title: "t", owner: owner)
-            #expect(deferred.pageURL(for: collection) == direct.pageURL(for: collection), "\(when): \(kind)")
+            #expect(
+                deferredCollections?.pageURL(for: collection) == directCollections?.pageURL(for: collection), "\(when): \(kind)")
         }
+    }
+
+    /// Which capabilities a provider has, and the sentence for each it has not.
+    private static func shape(_ capabilities: ProviderCapabilities) -> [String] {
+        func one<Feature>(_ name: String, _ capability: Capability<Feature>) -> String {
+            capability.unsupportedSentence.map { "\(name): \($0)" } ?? "\(name): supported"
+        }
+        return [
+            one("recent", capabilities.recent), one("lookup", capabilities.lookup),
+            one("collections", capabilities.collections), one("links", capabilities.links), one("videos", capabilities.videos),
+        ]
     }
 
     /// Image URLs may name the server, so they are compared once it runs.
@@ -111,27 +127,40 @@ struct DeferredProviderTests {
             #expect(searched == .value(page))
             Self.expectSameImmediateAnswers(deferred, direct, photo: photo, catalog: server.catalog, "once made")
             Self.expectSameImageURLs(deferred, direct, photo: photo)
-            await Self.expectSame("recent", { try await deferred.recent(page: 2, perPage: 5) }, { try await direct.recent(page: 2, perPage: 5) })
+            let wrapped = deferred.capabilities
+            let own = direct.capabilities
+            await Self.expectSame(
+                "recent", { try await wrapped.recent.required().recent(page: 2, perPage: 5) },
+                { try await own.recent.required().recent(page: 2, perPage: 5) })
             await Self.expectSame("photoDetails", { try await deferred.photoDetails(for: photo) }, { try await direct.photoDetails(for: photo) })
-            await Self.expectSame("photoDetails", { try await deferred.photoDetails(id: photo.id) }, { try await direct.photoDetails(id: photo.id) })
+            await Self.expectSame(
+                "photoDetails(id:)", { try await wrapped.lookup.required().photoDetails(id: photo.id) },
+                { try await own.lookup.required().photoDetails(id: photo.id) })
             let need = PixelSize(width: 2_000, height: 2_000)
             await Self.expectSame("resolveImageURL", { try await deferred.resolveImageURL(for: photo, covering: need) }, { try await direct.resolveImageURL(for: photo, covering: need) })
-            await Self.expectSame("videoURL", { try await deferred.videoURL(for: photo) }, { try await direct.videoURL(for: photo) })
+            await Self.expectSame(
+                "videoURL", { try await wrapped.videos.required().videoURL(for: photo) },
+                { try await own.videos.required().videoURL(for: photo) })
 
             let person = await Self.expectSame(
-                "person", { try await deferred.person(named: SandboxWellKnown.pathAlias) },
-                { try await direct.person(named: SandboxWellKnown.pathAlias) })
+                "person", { try await wrapped.collections.required().person(named: SandboxWellKnown.pathAlias) },
+                { try await own.collections.required().person(named: SandboxWellKnown.pathAlias) })
             let owner = Person(id: server.catalog.wellKnownOwner.nsid, username: SandboxWellKnown.username)
-            await Self.expectSame("albums", { try await deferred.albums(of: owner, page: 1, perPage: 5) }, { try await direct.albums(of: owner, page: 1, perPage: 5) })
+            await Self.expectSame(
+                "albums", { try await wrapped.collections.required().albums(of: owner, page: 1, perPage: 5) },
+                { try await own.collections.required().albums(of: owner, page: 1, perPage: 5) })
             let stream = PhotoCollection.photostream(of: owner)
-            await Self.expectSame("photos", { try await deferred.photos(in: stream, page: 1, perPage: 5) }, { try await direct.photos(in: stream, page: 1, perPage: 5) })
+            await Self.expectSame(
+                "photos", { try await wrapped.collections.required().photos(in: stream, page: 1, perPage: 5) },
+                { try await own.collections.required().photos(in: stream, page: 1, perPage: 5) })
             let link = ProviderLink.album(id: SandboxWellKnown.kittensAlbumID, owner: SandboxWellKnown.pathAlias)
-            await Self.expectSame("resolve", { try await deferred.resolve(link) }, { try await direct.resolve(link) })
+            await Self.expectSame(
+                "resolve", { try await wrapped.links.required().resolve(link) }, { try await own.links.required().resolve(link) })
             if service == "flickr" {
                 // The comparison means something only if Flickr's answers are real ones.
-                let found = try await direct.person(named: SandboxWellKnown.pathAlias)
+                let found = try await own.collections.required().person(named: SandboxWellKnown.pathAlias)
                 #expect(person == .value(found))
-                #expect(deferred.collectionSupport == .supported)
+                #expect(wrapped.collections.available != nil && wrapped.links.available != nil)
             }
         }
     }

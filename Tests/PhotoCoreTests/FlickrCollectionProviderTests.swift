@@ -369,7 +369,7 @@ import Testing
             #expect(provider.pageURL(for: PhotoCollection(kind: .album, id: "1", title: "no owner")) == nil)
             let odd = Photo(id: "7", owner: "a/../b", secret: "a", server: "1", title: "")
             #expect(provider.ownerPageURL(for: odd) == nil, "an owner that would change the URL's meaning")
-            #expect(provider.collectionSupport == .supported)
+            #expect(provider.capabilities.collections.available != nil)
         }
     }
 }

@@ -120,14 +120,6 @@ import Testing
     }
 
     @Test func otherProvidersChooseAmongTheirOwnRenditions() throws {
-        struct Stock: PhotoProvider {
-            var service: PhotoService { PhotoService(id: "stock", name: "Stock") }
-            var displayName: String { "stock" }
-            var maxResults: Int? { nil }
-            func search(_ query: SearchQuery, page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }
-            func recent(page: Int, perPage: Int) async throws -> PhotoPage { PhotoPage(page: 1, pages: 1, perPage: 1, total: 0, photos: []) }
-            func photoPageURL(for photo: Photo) -> URL? { nil }
-        }
         let photo = try Photo(id: "1572478477", owner: "250738318", title: "Woman gardening", renditions: [
             PhotoRendition(label: "preview", url: url("https://image.example/preview.jpg"), width: 450, height: 300),
             PhotoRendition(label: "small_thumb", url: url("https://thumb.example/small.jpg"), width: 100, height: 67),
@@ -135,8 +127,8 @@ import Testing
         #expect(photo.flickr == nil)
         #expect(photo.secret == "")
         #expect(photo.aspectRatio == 1.5)
-        #expect(Stock().imageURL(for: photo, covering: PixelSize(width: 90, height: 90))?.lastPathComponent == "small.jpg")
-        #expect(Stock().imageURL(for: photo, size: .medium640)?.lastPathComponent == "preview.jpg")
+        #expect(photo.carriedImageURL(covering: PixelSize(width: 90, height: 90))?.lastPathComponent == "small.jpg")
+        #expect(photo.carriedImageURL(size: .medium640)?.lastPathComponent == "preview.jpg")
     }
 
     @Test func compatibilityImagesViewMapsFlickrSizes() throws {

@@ -20,8 +20,8 @@ import TestSupport
         .seconds(Int64.max) + .seconds(Int64.max), .seconds(86_401),
     ])
     func everyProvidersWordingOfAnyWaitIsASentence(_ wait: Duration) {
-        let openverse = OpenverseError.rateLimited(retryAfter: wait, serverMessage: nil).description
-        let shutterstock = ShutterstockError.rateLimited(retryAfter: wait, serverMessage: nil).description
+        let openverse = OpenverseError.http(.rateLimited(retryAfter: wait, serverMessage: nil)).description
+        let shutterstock = ShutterstockError.http(.rateLimited(retryAfter: wait, serverMessage: nil)).description
         let network = NetworkError.retryLater(status: 503, after: wait, host: "h").description
         for sentence in [openverse, shutterstock, network] {
             #expect(!sentence.contains("-"), "\(sentence)")
@@ -45,11 +45,11 @@ import TestSupport
     }
 
     @Test func shortWaitsKeepTheirUnits() {
-        #expect(OpenverseError.duration(.seconds(90)) == "90 seconds")
-        #expect(OpenverseError.duration(.milliseconds(1)) == "1 second")
+        #expect(ServerWait.phrase(.seconds(90)) == "90 seconds")
+        #expect(ServerWait.phrase(.milliseconds(1)) == "1 second")
         #expect(NetworkError.retryLater(status: 429, after: .seconds(600), host: "h").description
             == "h is busy (HTTP 429, too many requests); try again in about 10 minutes.")
-        #expect(ShutterstockError.rateLimited(retryAfter: .seconds(7), serverMessage: nil).description
+        #expect(ShutterstockError.http(.rateLimited(retryAfter: .seconds(7), serverMessage: nil)).description
             .contains("Try again in 7 seconds."))
     }
 

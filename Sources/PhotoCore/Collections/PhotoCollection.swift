@@ -28,7 +28,7 @@ public struct Person: Sendable, Hashable, Codable {
 
 /// Photos that are not a search: a person's photostream, an album, a
 /// gallery or a group's pool. Paged like a search, by
-/// `PhotoProvider.photos(in:page:perPage:)`.
+/// `PhotoCollections.photos(in:page:perPage:)`.
 public struct PhotoCollection: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case photostream, album, gallery, pool

@@ -31,13 +31,6 @@ public enum LinkTarget: Sendable, Hashable {
     case collection(PhotoCollection)
 }
 
-/// Whether a provider has photostreams, albums, galleries and pools; when
-/// not, the sentence saying what it has instead (`/provider`, `/user`).
-public enum CollectionSupport: Sendable, Hashable {
-    case supported
-    case unsupported(String)
-}
-
 /// A pasted line taken apart as an RFC 3986 URL (scheme, userinfo, host,
 /// port, path), strictly enough that a provider's link reader can trust
 /// the host it names: a browser would go to the same host.

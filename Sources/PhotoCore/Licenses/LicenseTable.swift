@@ -1,8 +1,8 @@
 import Foundation
 
 /// Every licence the app knows, keyed by Flickr's licence id (names changed
-/// over the years, ids did not), and Openverse's slugs mapped onto the same
-/// values.
+/// over the years, ids did not), and the Creative Commons licences and tools
+/// by kind and version (`standard`), onto which other services' names map.
 ///
 /// The built-in table is Flickr's `flickr.photos.licenses.getInfo` of 2025
 /// (ids 0–16; 11–16 are the CC 4.0 licences added on 2025-06-18). A fresher
@@ -34,14 +34,6 @@ public struct LicenseTable: Sendable, Hashable {
         creativeCommons(14, .byNC, "4.0"), creativeCommons(15, .byNCSA, "4.0"), creativeCommons(16, .byNCND, "4.0"),
     ])
 
-    /// The licence with Flickr's id `id`; an unknown id gets a licence
-    /// named after it (so a new id shows, not a blank).
-    public func flickr(id: Int) -> License {
-        byFlickrID[id] ?? License(
-            kind: .other, version: nil, shortName: "Licence \(id)", fullName: "Flickr licence \(id)", url: nil,
-            flickrID: id)
-    }
-
     /// Flickr's licence ids that have every kind in `kinds`.
     public func flickrIDs(of kinds: Set<License.Kind>) -> [Int] {
         byFlickrID.values.filter { kinds.contains($0.kind) }.compactMap(\.flickrID).sorted()
@@ -67,55 +59,37 @@ public struct LicenseTable: Sendable, Hashable {
         return table
     }
 
-    /// Openverse's `license` slug and `license_version` as a licence. The
-    /// deed is built from the slug and version (`url`, the API's
-    /// `license_url`, only for a licence this table does not know, and only
-    /// on creativecommons.org). `nil` for an empty slug, a slug that is not
-    /// one, or a version that is not a version (`" 4.0 "`, `"../../evil"`):
-    /// terms that cannot be read are not stated, rather than misstated.
-    public static func openverse(slug: String, version: String?, url: URL?) -> License? {
-        let slug = slug.trimmingCharacters(in: .whitespaces).lowercased()
-        guard isSlug(slug) else { return nil }
-        var version = version
-        if version?.isEmpty == true { version = nil }
-        if let version, !isVersion(version) { return nil }
-        switch License.Kind(rawValue: slug) {
-        case .cc0?:
-            let version = version ?? "1.0"
+    /// A Creative Commons licence, CC0 or the public domain mark at
+    /// `version`, with its names and deed; `nil` for any other kind, or a
+    /// version that is not one (`" 4.0 "`, `"../../evil"`).
+    public static func standard(_ kind: License.Kind, version: String) -> License? {
+        guard isVersion(version) else { return nil }
+        switch kind {
+        case .cc0:
             return License(kind: .cc0, version: version, shortName: "CC0 \(version)", fullName: "Public Domain Dedication (CC0 \(version))",
                            url: URL(string: "https://creativecommons.org/publicdomain/zero/\(version)/"))
-        case .pdm?:
-            let version = version ?? "1.0"
+        case .pdm:
             return License(kind: .pdm, version: version, shortName: "PDM \(version)", fullName: "Public Domain Mark \(version)",
                            url: URL(string: "https://creativecommons.org/publicdomain/mark/\(version)/"))
-        case let kind? where kind.isCreativeCommonsLicence:
-            let license = creativeCommons(nil, kind, version ?? "4.0")
+        case let kind where kind.isCreativeCommonsLicence:
+            let license = creativeCommons(nil, kind, version)
             return License(kind: kind, version: license.version, shortName: license.shortName, fullName: license.fullName, url: license.url)
         default:
-            let name = slug.uppercased() + (version.map { " \($0)" } ?? "")
-            let deed = url.flatMap { $0.scheme == "https" && $0.host == "creativecommons.org" && !$0.path.contains("..") ? $0 : nil }
-            return License(kind: .other, version: version, shortName: name, fullName: name, url: deed)
+            return nil
         }
     }
 
     /// Digits and dots, a digit at each end: `4.0`, `2.5`, `1.0`.
-    static func isVersion(_ text: String) -> Bool {
+    public static func isVersion(_ text: String) -> Bool {
         text.utf8.count <= 8 && text.utf8.first.map(isDigit) == true && text.utf8.last.map(isDigit) == true
             && text.utf8.allSatisfy { isDigit($0) || $0 == UInt8(ascii: ".") } && !text.contains("..")
-    }
-
-    /// What Openverse's slugs are made of: `by-nc-sa`, `cc0`, `sampling+`.
-    static func isSlug(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.count <= 24 && text.utf8.allSatisfy { byte in
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
-        }
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
     /// The licence whose short name is `name` (`CC BY-SA 2.0`, `CC0 1.0`,
     /// `PDM 1.0`, `All Rights Reserved`): this table's, else a Creative
-    /// Commons licence or tool as `openverse` builds it. What `--json` and
+    /// Commons licence or tool (`standard`). What `--json` and
     /// the sidecars print reads back to the same terms.
     public func license(shortName name: String) -> License? {
         if let known = byFlickrID.values.filter({ $0.shortName == name }).min(by: { ($0.flickrID ?? .max) < ($1.flickrID ?? .max) }) {
@@ -126,9 +100,9 @@ public struct LicenseTable: Sendable, Hashable {
         case 3 where words[0] == "CC":
             guard let kind = License.Kind(rawValue: words[1].lowercased()), kind.isCreativeCommonsLicence,
                   words[1] == words[1].uppercased() else { return nil }
-            return Self.openverse(slug: kind.rawValue, version: words[2], url: nil)
-        case 2 where words[0] == "CC0": return Self.openverse(slug: "cc0", version: words[1], url: nil)
-        case 2 where words[0] == "PDM": return Self.openverse(slug: "pdm", version: words[1], url: nil)
+            return Self.standard(kind, version: words[2])
+        case 2 where words[0] == "CC0": return Self.standard(.cc0, version: words[1])
+        case 2 where words[0] == "PDM": return Self.standard(.pdm, version: words[1])
         default: return nil
         }
     }

@@ -129,7 +129,7 @@ public enum FlickrCollectionDecoder {
            let url = FlickrResponseDecoder.imageURL(original["source"]) {
             return url
         }
-        func area(_ entry: FlickrWireValue) -> Int {
+        func area(_ entry: WireValue) -> Int {
             let width = entry["width"]?.lenientInteger ?? 0, height = entry["height"]?.lenientInteger ?? 0
             return width.multipliedReportingOverflow(by: height).overflow ? Int.max : width * height
         }
@@ -139,7 +139,7 @@ public enum FlickrCollectionDecoder {
     // MARK: - Pieces
 
     /// The answer's one `name` element, after the status check.
-    private static func element(_ name: String, of data: Data) throws(FlickrError) -> FlickrWireValue {
+    private static func element(_ name: String, of data: Data) throws(FlickrError) -> WireValue {
         let root = try FlickrResponseDecoder.readTree(data)
         try FlickrResponseDecoder.checkStatus(root)
         guard let value = FlickrResponseDecoder.first(root[name]), value.objectMembers != nil else {
@@ -149,13 +149,13 @@ public enum FlickrCollectionDecoder {
     }
 
     /// Text as an attribute, a `{"_content": …}` or an XML child; nil when empty.
-    private static func text(_ value: FlickrWireValue?) -> String? {
+    private static func text(_ value: WireValue?) -> String? {
         guard let text = value?.lenientString, !text.isEmpty else { return nil }
         return text
     }
 
     /// A repeated element: a list in JSON and XML, or a lone object.
-    private static func entries(_ value: FlickrWireValue?) -> [FlickrWireValue] {
+    private static func entries(_ value: WireValue?) -> [WireValue] {
         switch value {
         case .array(let values)?: values
         case .object?: [value ?? .null]
@@ -165,7 +165,7 @@ public enum FlickrCollectionDecoder {
 
     /// The album's primary photo, from its id, keys and the sizes
     /// `primary_photo_extras` asked for.
-    private static func cover(_ album: [String: FlickrWireValue], owner: Person) -> Photo? {
+    private static func cover(_ album: [String: WireValue], owner: Person) -> Photo? {
         guard let primary = album["primary"] else { return nil }
         var members = FlickrResponseDecoder.first(album["primary_photo_extras"])?.objectMembers ?? [:]
         members["id"] = primary
@@ -177,7 +177,7 @@ public enum FlickrCollectionDecoder {
 
     /// `kuchpop` from `https://www.flickr.com/photos/kuchpop/galleries/…`,
     /// unless that segment is an NSID.
-    private static func pathAlias(in value: FlickrWireValue?) -> String? {
+    private static func pathAlias(in value: WireValue?) -> String? {
         guard let text = value?.lenientString, let url = URL(string: text) else { return nil }
         let parts = url.path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "photos", !FlickrProvider.isNSID(parts[1]),

@@ -44,7 +44,7 @@ public enum FlickrDetailsDecoder {
         guard let sizes = FlickrResponseDecoder.first(root["sizes"]), sizes.objectMembers != nil else {
             throw .malformedResponse("the response is not a list of sizes: it has no `sizes`.")
         }
-        let entries: [FlickrWireValue]
+        let entries: [WireValue]
         switch sizes["size"] {
         case .array(let values)?: entries = values
         case .object?: entries = [sizes["size"] ?? .null]
@@ -74,8 +74,8 @@ public enum FlickrDetailsDecoder {
 
     /// What the owner typed (`raw`) when it has any letters, else Flickr's
     /// normalised form (`_content`).
-    private static func tags(_ value: FlickrWireValue?) -> [String] {
-        let entries: [FlickrWireValue]
+    private static func tags(_ value: WireValue?) -> [String] {
+        let entries: [WireValue]
         switch value {
         case .array(let values)?: entries = values
         case .object?: entries = [value ?? .null]
@@ -89,8 +89,8 @@ public enum FlickrDetailsDecoder {
         }
     }
 
-    private static func photoPage(_ value: FlickrWireValue?) -> URL? {
-        let entries: [FlickrWireValue]
+    private static func photoPage(_ value: WireValue?) -> URL? {
+        let entries: [WireValue]
         switch value {
         case .array(let values)?: entries = values
         case .object?: entries = [value ?? .null]

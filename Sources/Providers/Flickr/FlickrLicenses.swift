@@ -12,7 +12,7 @@ extension FlickrResponseDecoder {
         guard let licenses = first(root["licenses"]), licenses.objectMembers != nil else {
             throw .malformedResponse("the answer is not a list of licences: it has no `licenses`.")
         }
-        let entries: [FlickrWireValue]
+        let entries: [WireValue]
         switch licenses["license"] {
         case .array(let values)?: entries = values
         case let single?: entries = [single]
@@ -101,5 +101,15 @@ final class LicenseNames: Sendable {
             return started
         }
         return await task.value
+    }
+}
+
+extension LicenseTable {
+    /// The licence with Flickr's id `id`; an unknown id gets a licence
+    /// named after it (so a new id shows, not a blank).
+    public func flickr(id: Int) -> License {
+        byFlickrID[id] ?? License(
+            kind: .other, version: nil, shortName: "Licence \(id)", fullName: "Flickr licence \(id)", url: nil,
+            flickrID: id)
     }
 }

@@ -134,7 +134,7 @@ public struct FlickrOAuth: Sendable {
     /// A REST call signed with the account's token; error 98 becomes `.tokenRejected`.
     func signedCall(
         method: String, parameters: [(String, String)], account: FlickrAccount
-    ) async throws(FlickrAccountError) -> FlickrWireValue {
+    ) async throws(FlickrAccountError) -> WireValue {
         guard account.issuer == issuer else { throw .signedInElsewhere(account.issuer) }
         let signer = signer.with(token: account.token, tokenSecret: account.tokenSecret)
         let redactor = redactor(account)

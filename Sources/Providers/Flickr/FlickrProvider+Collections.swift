@@ -15,8 +15,6 @@ extension FlickrProvider {
     /// What every collection page asks for: the search's extras and `media`.
     public static let collectionExtras = extras + ["media"]
 
-    public var collectionSupport: CollectionSupport { .supported }
-
     // MARK: - People
 
     /// The person a username, path alias, NSID or profile or photostream

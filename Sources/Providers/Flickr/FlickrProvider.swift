@@ -33,6 +33,14 @@ public struct FlickrProvider: PhotoProvider {
     public static let service = PhotoService(id: "flickr", name: "Flickr")
     public let displayName: String
     public var maxResults: Int? { Self.resultCap }
+    public var perPageRange: ClosedRange<Int> { Self.perPageRange }
+
+    /// Flickr has every capability.
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            recent: .supported(self), lookup: .supported(self), collections: .supported(self), links: .supported(self),
+            videos: .supported(self))
+    }
     public let endpoint: URL
     /// Where images are built when the photo does not name them: `nil` for
     /// Flickr and its mirrors (Flickr's static host), the sandbox's own
@@ -230,6 +238,8 @@ public struct FlickrProvider: PhotoProvider {
 }
 
 // MARK: - Descriptions without the key
+
+extension FlickrProvider: RecentPhotos, PhotoLookup, PhotoCollections, LinkReader, VideoFiles {}
 
 extension FlickrProvider: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {

@@ -45,7 +45,7 @@ public enum FlickrResponseDecoder {
     // MARK: - Formats
 
     /// Picks the format from the first meaningful bytes and parses it.
-    static func readTree(_ data: Data) throws(FlickrError) -> FlickrWireValue {
+    static func readTree(_ data: Data) throws(FlickrError) -> WireValue {
         var start = Substring(String(decoding: data.prefix(512), as: UTF8.self)).drop(while: isPadding)
         if start.isEmpty, data.count > 512 {
             start = Substring(String(decoding: data, as: UTF8.self)).drop(while: isPadding)
@@ -66,8 +66,8 @@ public enum FlickrResponseDecoder {
             return value
         }
         let json = first == "{" || first == "[" ? data : try unwrapJSONP(data)
-        do throws(FlickrJSONReader.Failure) {
-            return try FlickrJSONReader.read(json)
+        do throws(JSONReader.Failure) {
+            return try JSONReader.read(json)
         } catch {
             throw .malformedResponse("the response is not valid JSON (\(error)); it begins “\(ResponseExcerpt.make(data))”.")
         }
@@ -108,7 +108,7 @@ public enum FlickrResponseDecoder {
 
     /// Throws `.api` for `stat: fail` in either format's shape: JSON puts
     /// `code`/`message` at the top, XML inside `<err code msg/>`.
-    static func checkStatus(_ root: FlickrWireValue) throws(FlickrError) {
+    static func checkStatus(_ root: WireValue) throws(FlickrError) {
         guard root.objectMembers != nil else {
             throw .malformedResponse("the response is \(root.summary), not an object.")
         }
@@ -125,7 +125,7 @@ public enum FlickrResponseDecoder {
     /// The photo list under `listKey`: `photos` for searches, streams,
     /// galleries and pools, `photoset` for an album. An album names its
     /// owner once, on the list, so photos without an `owner` take the list's.
-    static func readPhotoPage(_ root: FlickrWireValue, listKey: String = "photos") throws(FlickrError) -> DecodedPage {
+    static func readPhotoPage(_ root: WireValue, listKey: String = "photos") throws(FlickrError) -> DecodedPage {
         guard let photosValue = root[listKey], let photos = first(photosValue), photos.objectMembers != nil else {
             let keys = root.objectMembers.map { $0.keys.sorted().joined(separator: ", ") } ?? ""
             if root[listKey] != nil {
@@ -142,10 +142,10 @@ public enum FlickrResponseDecoder {
             photos, photos["perpage"] == nil && photos["per_page"] != nil ? "per_page" : "perpage",
             path: "\(listKey).perpage", emptyIsZero: true)
         let total = try integer(photos, "total", path: "\(listKey).total", emptyIsZero: true)
-        var inherited: [String: FlickrWireValue] = [:]
+        var inherited: [String: WireValue] = [:]
         for key in ["owner", "ownername"] { inherited[key] = photos[key] }
 
-        let entries: [FlickrWireValue]
+        let entries: [WireValue]
         switch photos["photo"] {
         case nil, .null?: entries = []
         case .array(let values)?: entries = values
@@ -169,7 +169,7 @@ public enum FlickrResponseDecoder {
     }
 
     /// `nil` when the entry lacks what is needed to show it.
-    static func readPhoto(_ value: FlickrWireValue) -> Photo? {
+    static func readPhoto(_ value: WireValue) -> Photo? {
         guard let members = value.objectMembers,
               let id = nonEmpty(members["id"]), let secret = nonEmpty(members["secret"]),
               let server = nonEmpty(members["server"])
@@ -212,7 +212,7 @@ public enum FlickrResponseDecoder {
 
     /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`
     /// URL must never be fetched.
-    static func imageURL(_ value: FlickrWireValue?) -> URL? {
+    static func imageURL(_ value: WireValue?) -> URL? {
         guard let text = value?.lenientString, !text.isEmpty, let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               url.host?.isEmpty == false
@@ -223,18 +223,18 @@ public enum FlickrResponseDecoder {
     // MARK: - Field helpers
 
     /// XML groups every child element into an array; JSON has a plain object.
-    static func first(_ value: FlickrWireValue?) -> FlickrWireValue? {
+    static func first(_ value: WireValue?) -> WireValue? {
         if case .array(let values)? = value { return values.first }
         return value
     }
 
-    static func nonEmpty(_ value: FlickrWireValue?) -> String? {
+    static func nonEmpty(_ value: WireValue?) -> String? {
         guard let text = value?.lenientString, !text.isEmpty else { return nil }
         return text
     }
 
     private static func integer(
-        _ object: FlickrWireValue, _ key: String, path: String, emptyIsZero: Bool = false
+        _ object: WireValue, _ key: String, path: String, emptyIsZero: Bool = false
     ) throws(FlickrError) -> Int {
         guard let value = object[key] else {
             throw .malformedResponse("`\(path)` is missing.")
@@ -253,9 +253,9 @@ public enum FlickrResponseDecoder {
     public static let largestCount = 1 << 31
 }
 
-extension FlickrWireValue {
+extension WireValue {
     /// This object with `inherited`'s members where it has none of its own.
-    func inheriting(_ inherited: [String: FlickrWireValue]) -> FlickrWireValue {
+    func inheriting(_ inherited: [String: WireValue]) -> WireValue {
         guard !inherited.isEmpty, case .object(var members) = self else { return self }
         members.merge(inherited) { own, _ in own }
         return .object(members)

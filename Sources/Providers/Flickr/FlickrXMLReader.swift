@@ -14,7 +14,7 @@ import FoundationXML
 /// `{"stat":"ok","photos":[{"page":"1",…,"photo":[{"id":"…"}]}]}`.
 enum FlickrXMLReader {
     /// The tree under the root element, whose attributes (`stat`) sit at the top.
-    static func read(_ data: Data) throws(FlickrError) -> (rootName: String, value: FlickrWireValue) {
+    static func read(_ data: Data) throws(FlickrError) -> (rootName: String, value: WireValue) {
         let root = try parse(data)
         return (root.name, root.wireValue)
     }
@@ -97,10 +97,10 @@ enum FlickrXMLReader {
             children.filter { $0.name == name }
         }
 
-        var wireValue: FlickrWireValue {
-            var members: [String: FlickrWireValue] = [:]
+        var wireValue: WireValue {
+            var members: [String: WireValue] = [:]
             for (key, value) in attributes { members[key] = .string(value) }
-            var grouped: [String: [FlickrWireValue]] = [:]
+            var grouped: [String: [WireValue]] = [:]
             for child in children { grouped[child.name, default: []].append(child.wireValue) }
             for (key, values) in grouped { members[key] = .array(values) }
             let content = text.trimmingCharacters(in: .whitespacesAndNewlines)

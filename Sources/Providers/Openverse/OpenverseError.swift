@@ -15,16 +15,11 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
     case unauthorized(anonymous: Bool, serverMessage: String?)
     /// The token endpoint refused the client id and secret.
     case tokenRefused(status: Int, serverMessage: String?)
-    /// HTTP 403.
-    case forbidden(serverMessage: String?)
     /// HTTP 400 for a page past the last one this caller may read.
     case pastLastPage(page: Int?, serverMessage: String?)
-    /// HTTP 429; `retryAfter` from `Retry-After`, else from the detail text.
-    case rateLimited(retryAfter: Duration?, serverMessage: String?)
-    /// HTTP 5xx: Openverse had a problem; worth another try later.
-    case serverError(status: Int, serverMessage: String?)
-    /// Any other non-2xx answer (400 bad parameters, 404 wrong address, …).
-    case rejected(status: Int, serverMessage: String?)
+    /// Any other non-2xx answer: 403, 429 (its wait from `Retry-After`,
+    /// else from the detail text), 5xx, or another status.
+    case http(ServiceHTTPFailure)
     /// The answer was not what was asked for; the text says what was wrong.
     case malformedResponse(String)
     /// The request never got a usable answer.
@@ -42,22 +37,11 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
             return "Openverse refused the access token (HTTP 401\(Self.quote(message))). Check \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)."
         case .tokenRefused(let status, let message):
             return "Openverse did not issue an access token (HTTP \(status)\(Self.quote(message))). Check \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable), and that the app's email address was verified."
-        case .forbidden(let message):
-            return "Openverse does not allow this request (HTTP 403\(Self.quote(message)))."
         case .pastLastPage(let page, let message):
             let which = page.map { "Page \($0) is" } ?? "That page is"
             return "\(which) past the last page Openverse serves for this search (HTTP 400\(Self.quote(message))). Earlier pages hold all the results there are."
-        case .rateLimited(let retryAfter, let message):
-            let wait = retryAfter.map { "Try again in \(Self.duration($0))." } ?? "Wait a while and try again."
-            return "Openverse is limiting how often this app may ask (HTTP 429\(Self.quote(message))). \(wait) Registered apps (\(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)) get higher limits."
-        case .serverError(let status, let message):
-            return "Openverse had a problem answering (HTTP \(status)\(Self.quote(message))). Try again in a few minutes."
-        case .rejected(404, let message):
-            return "Openverse has no such address (HTTP 404\(Self.quote(message))). Check that --api-url (or \(OpenverseProvider.baseURLVariable)) is the API's base URL, such as https://api.openverse.org."
-        case .rejected(400, let message):
-            return "Openverse refused the search as invalid (HTTP 400\(Self.quote(message)))."
-        case .rejected(let status, let message):
-            return "Openverse refused the request (HTTP \(status)\(Self.quote(message)))."
+        case .http(let failure):
+            return failure.description(in: Self.words)
         case .malformedResponse(let reason):
             return "Openverse's answer could not be read: \(reason)"
         case .network(let error):
@@ -85,17 +69,28 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
     public var isTransient: Bool {
         switch self {
         case .network(let error): error.isTransient
-        case .rateLimited, .serverError: true
-        case .rejected(let status, _): status == 408
-        case .credentials, .unauthorized, .tokenRefused, .forbidden, .pastLastPage, .malformedResponse, .invalidRequest: false
+        case .http(let failure): failure.isTransient
+        case .credentials, .unauthorized, .tokenRefused, .pastLastPage, .malformedResponse, .invalidRequest: false
         }
     }
 
     /// How long the server asked us to wait, when it said.
     public var retryAfter: Duration? {
-        if case .rateLimited(let retryAfter, _) = self { return retryAfter }
+        if case .http(let failure) = self { return failure.retryAfter }
         return nil
     }
+
+    /// Openverse's words for the HTTP failures every service shares (its
+    /// 401 says whether a token was sent, so it has a case of its own).
+    static let words = ServiceHTTPWords(
+        service: "Openverse",
+        unauthorized: .init("refused the request"),
+        forbidden: .init("does not allow this request"),
+        rateLimited: .init(
+            "is limiting how often this app may ask",
+            then: "Registered apps (\(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable)) get higher limits."),
+        waitUnsaid: "Wait a while and try again.",
+        endpointVariable: OpenverseProvider.baseURLVariable, exampleBaseURL: "https://api.openverse.org")
 
     /// A 401 that says the token ran out or is no longer known, so a new
     /// token may help (a wrong client id or secret would not).
@@ -107,13 +102,7 @@ public enum OpenverseError: ProviderError, Sendable, Equatable {
     }
 
     private static func quote(_ message: String?) -> String {
-        guard let message, !message.isEmpty else { return "" }
-        return ": “\(message)”"
-    }
-
-    /// "45 seconds", "2 minutes", "1 hour", "more than a day".
-    static func duration(_ duration: Duration) -> String {
-        ServerWait.phrase(duration)
+        ServiceHTTPFailure.quote(message)
     }
 }
 
@@ -130,14 +119,13 @@ extension OpenverseError {
         let message = body.flatMap { OpenverseErrorBody.message(in: $0, contentType: contentType, redacting: secrets) }
         switch status {
         case 401: return .unauthorized(anonymous: !authenticated, serverMessage: message)
-        case 403: return .forbidden(serverMessage: message)
         case 400 where isPastLastPage(message):
             return .pastLastPage(page: page, serverMessage: message)
-        case 429:
-            let wait = retryAfter.flatMap { RetryPolicy.retryAfter($0, now: now) } ?? OpenverseErrorBody.throttleWait(in: message)
-            return .rateLimited(retryAfter: wait, serverMessage: message)
-        case 500...599: return .serverError(status: status, serverMessage: message)
-        default: return .rejected(status: status, serverMessage: message)
+        default:
+            let wait = status == 429
+                ? retryAfter.flatMap { RetryPolicy.retryAfter($0, now: now) } ?? OpenverseErrorBody.throttleWait(in: message)
+                : nil
+            return .http(ServiceHTTPFailure(status: status, retryAfter: wait, serverMessage: message))
         }
     }
 
@@ -159,11 +147,8 @@ extension OpenverseError {
         case .credentials(let reason): return .credentials(clean(reason))
         case .unauthorized(let anonymous, let message): return .unauthorized(anonymous: anonymous, serverMessage: message.map(clean))
         case .tokenRefused(let status, let message): return .tokenRefused(status: status, serverMessage: message.map(clean))
-        case .forbidden(let message): return .forbidden(serverMessage: message.map(clean))
         case .pastLastPage(let page, let message): return .pastLastPage(page: page, serverMessage: message.map(clean))
-        case .rateLimited(let wait, let message): return .rateLimited(retryAfter: wait, serverMessage: message.map(clean))
-        case .serverError(let status, let message): return .serverError(status: status, serverMessage: message.map(clean))
-        case .rejected(let status, let message): return .rejected(status: status, serverMessage: message.map(clean))
+        case .http(let failure): return .http(failure.redacting(redactor))
         case .malformedResponse(let reason): return .malformedResponse(clean(reason))
         case .invalidRequest(let reason): return .invalidRequest(clean(reason))
         case .network(.other(let message, let host)): return .network(.other(clean(message), host: host))
@@ -179,9 +164,9 @@ extension OpenverseError {
         case .httpStatus(let status, _):
             return .http(status: status, authenticated: authenticated, redacting: secrets)
         case .retryLater(429, let after, _):
-            return .rateLimited(retryAfter: after, serverMessage: nil)
+            return .http(.rateLimited(retryAfter: after, serverMessage: nil))
         case .retryLater(let status, _, _) where status >= 500:
-            return .serverError(status: status, serverMessage: nil)
+            return .http(.serverError(status: status, serverMessage: nil))
         default:
             return .network(error)
         }

@@ -18,7 +18,7 @@ enum OpenverseErrorBody {
         if trimmed.hasPrefix("<") || (contentType?.lowercased().contains("html") ?? false) {
             return htmlHeadline(text, redacting: secrets)
         }
-        if trimmed.hasPrefix("{"), let root = try? OpenverseJSON.parse(data) {
+        if trimmed.hasPrefix("{"), let root = try? JSONReader.read(data) {
             return message(in: root, redacting: secrets)
         }
         return ResponseExcerpt.make(trimmed, limit: limit, redacting: secrets)
@@ -26,7 +26,7 @@ enum OpenverseErrorBody {
 
     /// `detail` when there is one, else each field's first message as
     /// "field: message", in name order so the wording is stable.
-    static func message(in root: OpenverseJSON, redacting secrets: [String]) -> String? {
+    static func message(in root: WireValue, redacting secrets: [String]) -> String? {
         guard let members = root.objectMembers else { return nil }
         if let detail = members["detail"]?.lenientString?.trimmingCharacters(in: .whitespacesAndNewlines), !detail.isEmpty {
             return ResponseExcerpt.make(detail, limit: limit, redacting: secrets)

@@ -48,7 +48,8 @@ extension OpenverseProvider {
                     status: response.status, contentType: response.contentType, retryAfter: response.retryAfter,
                     body: response.body, redacting: secrets)
                 switch error {
-                case .unauthorized(_, let message), .forbidden(let message), .rejected(400, let message), .pastLastPage(_, let message):
+                case .unauthorized(_, let message), .http(.forbidden(let message)), .http(.rejected(400, let message)),
+                     .pastLastPage(_, let message):
                     throw OpenverseError.tokenRefused(status: response.status, serverMessage: message).redacting(secrets)
                 default:
                     throw error.redacting(secrets)
@@ -100,7 +101,7 @@ extension OpenverseProvider {
             cancelled: { .network(.cancelled) },
             onRetry: { error, wait, retry in
                 // A rate limit's wait is long enough to be felt: say so.
-                if case .rateLimited = error, wait >= .seconds(1) {
+                if case .http(.rateLimited) = error, wait >= .seconds(1) {
                     notices?.post(
                         "Openverse asked to wait \(wait.components.seconds) s (rate limit); trying again then.")
                 }

@@ -85,30 +85,16 @@ public struct OpenverseProvider: PhotoProvider {
     // MARK: - PhotoProvider
 
     /// Works matching `query` (its filters in Openverse's terms), in
-    /// Openverse's relevance order.
+    /// Openverse's relevance order. The query's text is already its words
+    /// joined by single spaces: it goes to the wire as it is.
     public func search(_ query: SearchQuery, page: Int, perPage: Int) async throws(OpenverseError) -> PhotoPage {
-        try await search(query.text, page: page, perPage: perPage, filters: Self.filters(for: query.filters))
-    }
-
-    /// The same, narrowed by `filters`.
-    public func search(_ query: String, page: Int, perPage: Int, filters: OpenverseFilters) async throws(OpenverseError) -> PhotoPage {
-        let text = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !text.isEmpty || !(filters.creator ?? "").isEmpty else {
+        let filters = try Self.filters(for: query.filters)
+        guard !query.text.isEmpty || !(filters.creator ?? "").isEmpty else {
             throw .invalidRequest("The search text is empty. Type some words to search Openverse for.")
         }
-        let results = try await searchImages(OpenverseSearchRequest(query: text, page: page, perPage: perPage, filters: filters))
-        return Self.page(from: results, authenticated: isAuthenticated)
+        let request = OpenverseSearchRequest(query: query.text, page: page, perPage: perPage, filters: filters)
+        return Self.page(from: try await searchImages(request), authenticated: isAuthenticated)
     }
-
-    /// Openverse has no list of recent uploads, and pretending (a search
-    /// for everything) would show an arbitrary order under that name.
-    public var recentSupport: RecentSupport { .unsupported(Self.noRecentPhotos) }
-
-    public func recent(page: Int, perPage: Int) async throws -> PhotoPage {
-        throw UnsupportedByProvider(Self.noRecentPhotos)
-    }
-
-    static let noRecentPhotos = "Openverse has no recent photos; type words to search."
 
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
         Self.imageURL(in: photo, covering: need)
@@ -116,6 +102,11 @@ public struct OpenverseProvider: PhotoProvider {
 
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
         Self.imageURL(in: photo, covering: size.requirement)
+    }
+
+    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        try Task.checkCancellation()
+        return imageURL(for: photo, covering: need)
     }
 
     /// The work's page at its source (`foreign_landing_url`).

@@ -17,7 +17,7 @@ public enum OpenverseResponseDecoder {
     public static func decodeSearch(_ data: Data, redacting secrets: [String] = []) throws(OpenverseError) -> OpenverseSearchResults {
         let root = try readTree(data, redacting: secrets)
         guard root.objectMembers != nil else {
-            throw .malformedResponse("the answer is \(root.summary), not an object.")
+            throw .malformedResponse("the answer is \(root.kind), not an object.")
         }
         guard let list = root["results"] else {
             if let detail = detailMessage(in: root, redacting: secrets) {
@@ -25,11 +25,11 @@ public enum OpenverseResponseDecoder {
             }
             throw .malformedResponse("the answer has no `results` list; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
-        let items: [OpenverseJSON]
+        let items: [WireValue]
         switch list {
         case .array(let array): items = array
         case .null: items = []
-        default: throw .malformedResponse("`results` is \(list.summary), not a list.")
+        default: throw .malformedResponse("`results` is \(list.kind), not a list.")
         }
 
         var images: [OpenverseImage] = []
@@ -65,7 +65,7 @@ public enum OpenverseResponseDecoder {
 
     // MARK: - Reading
 
-    static func readTree(_ data: Data, redacting secrets: [String]) throws(OpenverseError) -> OpenverseJSON {
+    static func readTree(_ data: Data, redacting secrets: [String]) throws(OpenverseError) -> WireValue {
         let start = String(decoding: data.prefix(512), as: UTF8.self).drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         guard let first = start.first else { throw .malformedResponse("the answer was empty.") }
         if first == "<" {
@@ -75,18 +75,18 @@ public enum OpenverseResponseDecoder {
                 "the server sent a web page, not search results\(said). Check that --api-url (or \(OpenverseProvider.baseURLVariable)) is the API's base URL, such as https://api.openverse.org.")
         }
         do {
-            return try OpenverseJSON.parse(data)
+            return try JSONReader.read(data)
         } catch {
             throw .malformedResponse("the answer is not valid JSON; it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
     }
 
     /// A result, and how many of its fields were ignored; nil without an id.
-    static func image(from item: OpenverseJSON) -> (OpenverseImage, skipped: Int)? {
+    static func image(from item: WireValue) -> (OpenverseImage, skipped: Int)? {
         guard item.objectMembers != nil, let id = identifier(item["id"]) else { return nil }
         var skipped = 0
         /// The field's value, or nil for absent and null; a wrong type counts as skipped.
-        func read<T>(_ key: String, _ convert: (OpenverseJSON) -> T?) -> T? {
+        func read<T>(_ key: String, _ convert: (WireValue) -> T?) -> T? {
             guard let value = item[key], value != .null else { return nil }
             guard let converted = convert(value) else {
                 skipped += 1
@@ -94,7 +94,7 @@ public enum OpenverseResponseDecoder {
             }
             return converted
         }
-        let text: (OpenverseJSON) -> String? = { value in
+        let text: (WireValue) -> String? = { value in
             if case .string(let string) = value { return string }
             return nil
         }
@@ -119,7 +119,7 @@ public enum OpenverseResponseDecoder {
     }
 
     /// `[{"name": …}]`; tags without a name are left out, not the list.
-    private static func tagNames(_ value: OpenverseJSON) -> [String]? {
+    private static func tagNames(_ value: WireValue) -> [String]? {
         guard case .array(let tags) = value else { return nil }
         return tags.compactMap { tag in
             switch tag {
@@ -132,7 +132,7 @@ public enum OpenverseResponseDecoder {
 
     /// Openverse ids are UUIDs; anything that is text with no blanks or
     /// slashes is kept, since it only ever names the work back to the server.
-    private static func identifier(_ value: OpenverseJSON?) -> String? {
+    private static func identifier(_ value: WireValue?) -> String? {
         guard let text = value?.lenientString?.trimmingCharacters(in: .whitespaces), !text.isEmpty,
               text.count <= 100, !text.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "?" || $0 == "#" })
         else { return nil }
@@ -141,12 +141,12 @@ public enum OpenverseResponseDecoder {
 
     /// "2.0" as sent; a number `2.0` arrives as the whole number 2, and
     /// licence versions always have a point.
-    private static func licenseVersion(_ value: OpenverseJSON) -> String? {
+    private static func licenseVersion(_ value: WireValue) -> String? {
         if case .integer(let whole) = value { return "\(whole).0" }
         return value.lenientString
     }
 
-    private static func webURL(_ value: OpenverseJSON) -> URL? {
+    private static func webURL(_ value: WireValue) -> URL? {
         guard case .string(let text) = value, let url = URL(string: text.trimmingCharacters(in: .whitespaces)),
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = url.host, !host.isEmpty
@@ -154,15 +154,15 @@ public enum OpenverseResponseDecoder {
         return url
     }
 
-    private static func positive(_ value: OpenverseJSON?) -> Int? {
+    private static func positive(_ value: WireValue?) -> Int? {
         value?.lenientInteger.flatMap { $0 >= 1 ? $0 : nil }
     }
 
-    private static func nonNegative(_ value: OpenverseJSON?) -> Int? {
+    private static func nonNegative(_ value: WireValue?) -> Int? {
         value?.lenientInteger.flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    private static func detailMessage(in root: OpenverseJSON, redacting secrets: [String]) -> String? {
+    private static func detailMessage(in root: WireValue, redacting secrets: [String]) -> String? {
         OpenverseErrorBody.message(in: root, redacting: secrets)
     }
 }

@@ -69,7 +69,8 @@ public struct OpenverseSearchRequest: Sendable, Equatable {
     public static let maxQueryLength = 200
     public static let path = "v1/images/"
 
-    /// Words to search for; `nil` or empty sends no `q` (a creator search).
+    /// Words to search for, sent as they are (`SearchQuery` has already
+    /// trimmed them); `nil` or empty sends no `q` (a creator search).
     public var query: String?
     public var page: Int
     public var perPage: Int
@@ -85,7 +86,7 @@ public struct OpenverseSearchRequest: Sendable, Equatable {
     /// The parameters in the order they are sent.
     public var parameters: [(String, String)] {
         var items: [(String, String)] = []
-        if let query = query?.trimmingCharacters(in: .whitespacesAndNewlines), !query.isEmpty { items.append(("q", query)) }
+        if let query, !query.isEmpty { items.append(("q", query)) }
         items.append(("page", String(page)))
         items.append(("page_size", String(perPage)))
         if !filters.licenses.isEmpty { items.append(("license", filters.licenses.map(\.rawValue).joined(separator: ","))) }
@@ -117,8 +118,7 @@ public struct OpenverseSearchRequest: Sendable, Equatable {
                 "Photos per page must be between \(range.lowerBound) and \(range.upperBound) for Openverse (got \(perPage)).")
         }
         guard page >= 1 else { throw .invalidRequest("The page number must be 1 or more (got \(page)).") }
-        let hasQuery = !(query?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
-        if hasQuery, !(filters.creator?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true) {
+        if !(query?.isEmpty ?? true), !(filters.creator?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true) {
             throw .invalidRequest("Openverse searches either for words or for a creator's works, not both at once. Leave out the words, or the creator.")
         }
         if let query, query.count > Self.maxQueryLength {

@@ -23,6 +23,7 @@ public struct ShutterstockProvider: PhotoProvider {
     /// Shutterstock documents no cap on how deep a search may page; a free
     /// account's smaller library shows up as a short last page instead.
     public var maxResults: Int? { nil }
+    public var perPageRange: ClosedRange<Int> { ShutterstockSearchRequest.perPageRange }
     public let baseURL: URL
     /// The order of `search` results (`recent` is always `.newest`).
     public let searchSort: ShutterstockSort
@@ -65,6 +66,21 @@ public struct ShutterstockProvider: PhotoProvider {
 
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
         Self.imageURL(in: photo, size: size)
+    }
+
+    /// Search results carry every size Shutterstock has of an image.
+    public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
+        photo.carriedImageURL(covering: need)
+    }
+
+    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        try Task.checkCancellation()
+        return imageURL(for: photo, covering: need)
+    }
+
+    /// Shutterstock's details are what the search result carried.
+    public func photoDetails(for photo: Photo) async throws -> PhotoDetails {
+        PhotoDetails(photo: photo, pageURL: photoPageURL(for: photo))
     }
 
     /// `https://www.shutterstock.com/image-photo/{id}`, which leads to the

@@ -48,7 +48,7 @@ public enum ShutterstockResponseDecoder {
 
     // MARK: - Reading
 
-    static func readTree(_ data: Data, redacting secrets: [String]) throws(ShutterstockError) -> FlickrWireValue {
+    static func readTree(_ data: Data, redacting secrets: [String]) throws(ShutterstockError) -> WireValue {
         let start = String(decoding: data.prefix(512), as: UTF8.self)
             .drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         guard let first = start.first else { throw .malformedResponse("the answer was empty.") }
@@ -57,14 +57,14 @@ public enum ShutterstockResponseDecoder {
             throw .malformedResponse(
                 "the server sent a web page, not search results\(said). Check that --api-url (or SHUTTERSTOCK_API_URL) is the API's base URL, such as https://api.shutterstock.com.")
         }
-        do throws(FlickrJSONReader.Failure) {
-            return try FlickrJSONReader.read(data)
+        do throws(JSONReader.Failure) {
+            return try JSONReader.read(data)
         } catch {
             throw .malformedResponse("the answer is not valid JSON (\(error)); it begins “\(ResponseExcerpt.make(data, redacting: secrets))”.")
         }
     }
 
-    private static func count(_ name: String, in root: FlickrWireValue, atLeast minimum: Int) throws(ShutterstockError) -> Int {
+    private static func count(_ name: String, in root: WireValue, atLeast minimum: Int) throws(ShutterstockError) -> Int {
         guard let value = root[name] else { throw .malformedResponse("the answer has no `\(name)`.") }
         // An empty count is unknown (0): the photos listed still count, and
         // the provider fills in the page it asked for.
@@ -76,7 +76,7 @@ public enum ShutterstockResponseDecoder {
         return number
     }
 
-    private static func image(from item: FlickrWireValue) -> ShutterstockImage? {
+    private static func image(from item: WireValue) -> ShutterstockImage? {
         guard let id = identifier(item["id"]) else { return nil }
         var assets: [ShutterstockAsset] = []
         for (name, member) in item["assets"]?.objectMembers ?? [:] {
@@ -99,7 +99,7 @@ public enum ShutterstockResponseDecoder {
     }
 
     /// A non-empty string, or a whole number written as digits.
-    private static func identifier(_ value: FlickrWireValue?) -> String? {
+    private static func identifier(_ value: WireValue?) -> String? {
         switch value {
         case .string(let text)?:
             let trimmed = text.trimmingCharacters(in: .whitespaces)
@@ -113,7 +113,7 @@ public enum ShutterstockResponseDecoder {
         }
     }
 
-    private static func aspect(_ value: FlickrWireValue?) -> Double? {
+    private static func aspect(_ value: WireValue?) -> Double? {
         let number: Double? = switch value {
         case .integer(let whole)?: Double(whole)
         case .number(let fraction)?: fraction
@@ -124,7 +124,7 @@ public enum ShutterstockResponseDecoder {
         return number
     }
 
-    private static func webURL(_ value: FlickrWireValue?) -> URL? {
+    private static func webURL(_ value: WireValue?) -> URL? {
         guard case .string(let text)? = value, let url = URL(string: text),
               let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = url.host, !host.isEmpty
@@ -157,13 +157,13 @@ public enum ShutterstockResponseDecoder {
         guard !trimmed.isEmpty else { return nil }
         let isHTML = trimmed.hasPrefix("<") || (contentType?.lowercased().contains("html") ?? false)
         if isHTML { return HTMLText.headline(text).map { ResponseExcerpt.make($0, limit: ShutterstockError.serverMessageLimit, redacting: secrets) } }
-        if trimmed.hasPrefix("{"), let root = try? FlickrJSONReader.read(data) {
+        if trimmed.hasPrefix("{"), let root = try? JSONReader.read(data) {
             return serverMessage(in: root, redacting: secrets)
         }
         return ResponseExcerpt.make(trimmed, limit: ShutterstockError.serverMessageLimit, redacting: secrets)
     }
 
-    private static func serverMessage(in root: FlickrWireValue, redacting secrets: [String]) -> String? {
+    private static func serverMessage(in root: WireValue, redacting secrets: [String]) -> String? {
         var parts: [String] = []
         if let message = root["message"]?.lenientString, !message.isEmpty { parts.append(message) }
         if case .array(let errors)? = root["errors"] {

@@ -85,7 +85,7 @@ extension FlickrJSON {
             raw("{")
             writer.members(["id": album.id, "primary": primary.id])
             raw(",\"secret\":\"\(primary.secret)\",\"server\":\"\(primary.server)\",\"farm\":\(primary.farm),")
-            raw("\"photos\":\(album.photoIndexes.count - entry.videos),\"videos\":\(entry.videos),")
+            raw("\"photos\":\(entry.photoCount - entry.videos),\"videos\":\(entry.videos),")
             writer.contents(["title": album.title, "description": album.description])
             raw(",\"needs_interstitial\":0,\"visibility_can_see_set\":1,\"count_views\":\"0\",\"count_comments\":\"0\",")
             raw("\"can_comment\":0,\"date_create\":\"\(album.dateCreate)\",\"date_update\":\"\(album.dateUpdate)\"")

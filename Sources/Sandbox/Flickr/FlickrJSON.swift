@@ -67,6 +67,10 @@ struct FlickrJSON {
             raw("]},\"stat\":\"ok\"}")
         case .person, .group, .gallery, .photoset, .photosets:
             renderCollection(payload)
+        case .createdPhotoset(let id, let url):
+            raw("{\"photoset\":{")
+            writer.members(["id": id, "url": url])
+            raw("},\"stat\":\"ok\"}")
         }
     }
 
@@ -85,7 +89,8 @@ struct FlickrJSON {
         raw("\"secret\":\"\(photo.secret)\",\"server\":\"\(photo.server)\",\"farm\":\(photo.farm),\"title\":")
         writer.string(photo.title)
         if case .photoset(let primaryID) = listing.style { raw(",\"isprimary\":\"\(photo.id == primaryID ? 1 : 0)\"") }
-        raw(",\"ispublic\":1,\"isfriend\":0,\"isfamily\":0")
+        raw(",\"ispublic\":\(photo.visibility.isPublic ? 1 : 0),\"isfriend\":\(photo.visibility.isFriend ? 1 : 0)")
+        raw(",\"isfamily\":\(photo.visibility.isFamily ? 1 : 0)")
         if listing.style == .pool {
             raw(",")
             writer.member("ownername", photo.ownerName)
@@ -160,7 +165,9 @@ struct FlickrJSON {
         writer.content("title", photo.title)
         raw(",")
         writer.content("description", photo.description)
-        raw(",\"visibility\":{\"ispublic\":1,\"isfriend\":0,\"isfamily\":0},")
+        let seen = photo.visibility
+        raw(",\"visibility\":{\"ispublic\":\(seen.isPublic ? 1 : 0),\"isfriend\":\(seen.isFriend ? 1 : 0),")
+        raw("\"isfamily\":\(seen.isFamily ? 1 : 0)},")
         raw("\"dates\":{\"posted\":\"\(photo.dateUpload)\",\"taken\":\"\(photo.dateTaken)\",")
         raw("\"takengranularity\":0,\"takenunknown\":\"0\",\"lastupdate\":\"\(photo.lastUpdate)\"},")
         raw("\"views\":\"\(photo.views)\",\"editability\":{\"cancomment\":0,\"canaddmeta\":0},")

@@ -33,15 +33,17 @@ struct FlickrSandbox: SandboxService {
                 refusal: { .flickr(format: RestAPI.format($0.value) ?? .xml) },
                 outage: Self.outage,
                 answer: { request in
-                    let oauthKey = request.authorization.flatMap(QueryString.oauthConsumerKey)
-                    let (body, contentType) = signedAnswer(request)
-                        ?? rest.respond(to: request.parameters, oauthConsumerKey: oauthKey, imageBase: request.base)
+                    let (body, contentType) = restAnswer(request)
                     return Content(status: 200, contentType: contentType, body: ByteBuffer(bytes: body))
                 }),
             // Sign-in reads its own form (it checks the signature over it), and refuses in plain text.
             .api(
                 claims: { $0.hasPrefix(Self.oauthPrefix) }, readsParameters: false,
                 refusal: { _ in .image }, outage: Self.outage, answer: oauthAnswer),
+            // An upload reads its own multipart form (the signature covers its fields, not the photo).
+            .api(
+                claims: { $0 == "/services/upload/" || $0 == "/services/upload" }, readsParameters: false,
+                refusal: { _ in .flickr(format: .xml) }, outage: Self.outage, answer: uploadAnswer),
             .images({ VideoPath($0) }, answer: video),
             .images({ ImagePath($0) }, answer: image),
         ]
@@ -54,7 +56,8 @@ struct FlickrSandbox: SandboxService {
     }
 
     private func image(_ path: ImagePath) -> Content {
-        guard let photo = catalog.photo(id: path.id), photo.hasSize(path.size),
+        if let uploaded = uploadedImage(path) { return uploaded }
+        guard let photo = rest.account.anyPhoto(id: path.id), photo.hasSize(path.size),
               photo.secret(for: path.size) == path.secret, photo.server == path.server
         else { return .notFound }
         let (width, height) = photo.dimensions(path.size)

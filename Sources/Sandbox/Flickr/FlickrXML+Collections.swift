@@ -102,7 +102,7 @@ extension FlickrXML {
             let primary = entry.primary
             raw("\t<photoset id=\"\(album.id)\" primary=\"\(primary.id)\" secret=\"\(primary.secret)\"")
             raw(" server=\"\(primary.server)\" farm=\"\(primary.farm)\"")
-            raw(" photos=\"\(album.photoIndexes.count - entry.videos)\" videos=\"\(entry.videos)\"")
+            raw(" photos=\"\(entry.photoCount - entry.videos)\" videos=\"\(entry.videos)\"")
             raw(" needs_interstitial=\"0\" visibility_can_see_set=\"1\" count_views=\"0\" count_comments=\"0\"")
             raw(" can_comment=\"0\" date_create=\"\(album.dateCreate)\" date_update=\"\(album.dateUpdate)\">\n")
             textElement("title", album.title, indent: 2)

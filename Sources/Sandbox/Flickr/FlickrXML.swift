@@ -67,6 +67,10 @@ struct FlickrXML {
             raw("</sizes>\n</rsp>\n")
         case .person, .group, .gallery, .photoset, .photosets:
             renderCollection(payload)
+        case .createdPhotoset(let id, let url):
+            raw("<rsp stat=\"ok\">\n<photoset id=\"\(id)\"")
+            attribute("url", url)
+            raw(" />\n</rsp>\n")
         }
     }
 
@@ -86,7 +90,8 @@ struct FlickrXML {
         raw(" secret=\"\(photo.secret)\" server=\"\(photo.server)\" farm=\"\(photo.farm)\"")
         attribute("title", photo.title)
         if case .photoset(let primaryID) = listing.style { raw(" isprimary=\"\(photo.id == primaryID ? 1 : 0)\"") }
-        raw(" ispublic=\"1\" isfriend=\"0\" isfamily=\"0\"")
+        raw(" ispublic=\"\(photo.visibility.isPublic ? 1 : 0)\" isfriend=\"\(photo.visibility.isFriend ? 1 : 0)\"")
+        raw(" isfamily=\"\(photo.visibility.isFamily ? 1 : 0)\"")
         if listing.style == .pool {
             attribute("ownername", photo.ownerName)
             raw(" dateadded=\"\(photo.poolDateAdded)\"")
@@ -143,7 +148,9 @@ struct FlickrXML {
         escaped(photo.title)
         raw("</title>\n\t<description>")
         escaped(photo.description)
-        raw("</description>\n\t<visibility ispublic=\"1\" isfriend=\"0\" isfamily=\"0\" />\n")
+        let seen = photo.visibility
+        raw("</description>\n\t<visibility ispublic=\"\(seen.isPublic ? 1 : 0)\" isfriend=\"\(seen.isFriend ? 1 : 0)\"")
+        raw(" isfamily=\"\(seen.isFamily ? 1 : 0)\" />\n")
         raw("\t<dates posted=\"\(photo.dateUpload)\" taken=\"\(photo.dateTaken)\" takengranularity=\"0\" ")
         raw("takenunknown=\"0\" lastupdate=\"\(photo.lastUpdate)\" />\n")
         raw("\t<editability cancomment=\"0\" canaddmeta=\"0\" />\n")

@@ -8,17 +8,20 @@ final class RestAPI: Sendable {
     static let maxPerPage = 500
 
     let catalog: Catalog
+    /// Non-public photos, uploads, favourites, licences and albums made over the API.
+    let account: AccountStore
     private let searches: SearchCache
     private let requiredAPIKey: String?
 
     init(searches: SearchCache, requiredAPIKey: String?) {
         self.catalog = searches.catalog
+        account = AccountStore(catalog: searches.catalog)
         self.searches = searches
         self.requiredAPIKey = requiredAPIKey
     }
 
-    /// The rendered body and its content type.
-    func respond(to parameters: [(String, String)], oauthConsumerKey: String?, imageBase: String)
+    /// The rendered body and its content type; `caller` is who signed the call, if anyone did.
+    func respond(to parameters: [(String, String)], oauthConsumerKey: String?, imageBase: String, caller: SignedCaller? = nil)
         -> (body: [UInt8], contentType: String)
     {
         func value(_ name: String) -> String? { parameters.first { $0.0 == name }?.1 }
@@ -27,7 +30,8 @@ final class RestAPI: Sendable {
             let payload = RestPayload.failure(code: 111, message: "Format \"\(value("format") ?? "")\" not found")
             return (WireFormat.render(payload, as: .xml), ResponseFormat.xml.contentType)
         }
-        var payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase)
+        var payload = self.payload(parameters, value: value, oauthConsumerKey: oauthConsumerKey, imageBase: imageBase,
+                                   caller: caller)
         if let hostility = Hostility.current { payload = hostility.apply(to: payload) }
         return (WireFormat.render(payload, as: format), format.contentType)
     }
@@ -55,10 +59,11 @@ final class RestAPI: Sendable {
     static let methods = Set<String>([
         "flickr.photos.search", "flickr.photos.getRecent", "flickr.photos.getInfo", "flickr.photos.getSizes",
         "flickr.test.echo", "flickr.people.findByUsername", "flickr.urls.lookupUser", "flickr.photos.licenses.getInfo",
-    ]).union(collectionMethods)
+    ]).union(collectionMethods).union(accountMethods)
 
     private func payload(
-        _ parameters: [(String, String)], value: (String) -> String?, oauthConsumerKey: String?, imageBase: String
+        _ parameters: [(String, String)], value: (String) -> String?, oauthConsumerKey: String?, imageBase: String,
+        caller: SignedCaller?
     ) -> RestPayload {
         let method = value("method") ?? ""
         guard Self.methods.contains(method) else {
@@ -70,23 +75,26 @@ final class RestAPI: Sendable {
         switch method {
         case "flickr.test.echo":
             return .echo(parameters.filter { !Self.credentialNames.contains($0.0) && !$0.0.hasPrefix("oauth_") })
+        case _ where Self.accountMethods.contains(method):
+            return accountAnswer(method, value, caller: caller, imageBase: imageBase)
         case "flickr.photos.getRecent":
             let (page, perPage) = Self.paging(value)
-            return .photos(listing(Array(0..<catalog.count), page: page, perPage: perPage,
+            return .photos(listing(Array(0..<catalog.count), leading: account.extras(seenBy: caller), page: page, perPage: perPage,
                                    extras: Extras(value("extras")), imageBase: imageBase))
         case "flickr.people.findByUsername", "flickr.urls.lookupUser":
             return people(method, value)
         case "flickr.photos.licenses.getInfo":
             return .licenses(FlickrLicenseList.all)
         case _ where Self.collectionMethods.contains(method):
-            return collection(method, value, imageBase: imageBase)
+            return withMadeAlbums(collection(method, value, imageBase: imageBase), method, value, caller: caller,
+                                  imageBase: imageBase)
         case "flickr.photos.getInfo", "flickr.photos.getSizes":
-            guard let photo = value("photo_id").flatMap(catalog.photo(id:)) else {
+            guard let photo = value("photo_id").flatMap({ account.photo(id: $0, seenBy: caller) }) else {
                 return .failure(code: 1, message: "Photo not found")
             }
             return method == "flickr.photos.getInfo" ? .info(photo) : .sizes(photo, imageBase: imageBase)
         default:
-            return search(value, imageBase: imageBase)
+            return search(value, imageBase: imageBase, caller: caller)
         }
     }
 
@@ -102,10 +110,10 @@ final class RestAPI: Sendable {
         return .failure(code: 100, message: "Invalid API Key (Key \(looksLikeAKey ? "not found" : "has invalid format"))")
     }
 
-    private func search(_ value: (String) -> String?, imageBase: String) -> RestPayload {
+    private func search(_ value: (String) -> String?, imageBase: String, caller: SignedCaller?) -> RestPayload {
         let text = value("text")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let tags = value("tags")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let userID = value("user_id")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let userID = SignedCaller.userID(value("user_id")?.trimmingCharacters(in: .whitespacesAndNewlines), caller: caller)
         let textQuery = SearchQuery(text: text)
         let tagList = tags.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         guard !textQuery.isEmpty || !tagList.isEmpty || !userID.isEmpty else {
@@ -136,22 +144,32 @@ final class RestAPI: Sendable {
         if !narrowing.isEmpty {
             matches = matches.filter { narrowing.admits(catalog.photo(at: $0)) }
         }
+        // Photos outside the catalog are the newest: first, whatever the sort.
+        let newer = extraMatches(text: text, tags: tagList, requireAllTags: value("tag_mode") == "all", userID: userID,
+                                 narrowing: narrowing, caller: caller)
         let (page, perPage) = Self.paging(value)
-        return .photos(listing(matches, page: page, perPage: perPage, extras: Extras(value("extras")), imageBase: imageBase))
+        return .photos(listing(matches, leading: newer, page: page, perPage: perPage, extras: Extras(value("extras")),
+                               imageBase: imageBase))
     }
 
     /// One page of `matches`. `total` and `pages` count every match; pages
     /// past the 4,000-result cap of searches repeat page 1, as Flickr was
     /// observed to do (lists of one person, album, gallery or pool have no cap).
-    func listing(_ matches: [Int], page: Int, perPage: Int, extras: Extras, imageBase: String, capped: Bool = true) -> PhotoListing {
-        let total = matches.count
+    /// `leading` photos (outside the catalog) come before the catalog's `matches`.
+    func listing(
+        _ matches: [Int], leading: [CatalogPhoto] = [], page: Int, perPage: Int, extras: Extras, imageBase: String,
+        capped: Bool = true
+    ) -> PhotoListing {
+        let total = leading.count + matches.count
         let pages = (total + perPage - 1) / perPage
         let cap = capped ? Self.resultCap : Int.max
         var start = (page - 1) * perPage
         // The duplicate-ids case serves the first page again, its first photo twice.
         if start >= cap || Hostility.isActive(.duplicateIDs) { start = 0 }
         let end = min(start + perPage, total, cap)
-        var photos = start < end ? matches[start..<end].map { catalog.photo(at: $0) } : []
+        var photos = start < end
+            ? account.current((start..<end).map { $0 < leading.count ? leading[$0] : catalog.photo(at: matches[$0 - leading.count]) })
+            : []
         if Hostility.isActive(.duplicateIDs), let first = photos.first { photos.append(first) }
         return PhotoListing(page: page, pages: pages, perPage: perPage, total: total, photos: photos,
                             extras: extras, imageBase: imageBase)

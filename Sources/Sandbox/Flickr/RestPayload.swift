@@ -70,6 +70,10 @@ struct PhotosetList {
         var album: CatalogAlbum
         var primary: CatalogPhoto
         var videos: Int
+        /// An album made over the API holds photos outside the catalog: its count.
+        var madeCount: Int? = nil
+
+        var photoCount: Int { madeCount ?? album.photoIndexes.count }
     }
 
     var page: Int
@@ -146,6 +150,8 @@ enum RestPayload {
     case gallery(GalleryInfo)
     case photoset(PhotoListing, PhotosetHeader)
     case photosets(PhotosetList)
+    /// `photosets.create`: the new album's id and page.
+    case createdPhotoset(id: String, url: String)
     case failure(code: Int, message: String)
 }
 

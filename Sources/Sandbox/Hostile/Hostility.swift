@@ -121,7 +121,7 @@ struct Hostility: Sendable {
         case .photosets(var list):
             list.entries = list.entries.map { PhotosetList.Entry(album: apply(to: $0.album), primary: apply(to: $0.primary), videos: $0.videos) }
             return .photosets(list)
-        case .echo, .failure:
+        case .echo, .failure, .createdPhotoset:
             return payload
         }
     }

@@ -148,7 +148,7 @@ public final class FlickrTerminalView {
     func quit() {
         guard !isStopped else { return }
         isStopped = true
-        printer.discardPending()
+        printer.discardPending(flushing: false)
         viewModel.shutdown()
         terminal.setStatus(nil)
         printer.releaseImages()

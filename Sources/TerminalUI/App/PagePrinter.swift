@@ -33,6 +33,18 @@ final class PagePrinter {
     /// older generation end at their next step.
     private var generation = 0
     private var lastJob: Task<Void, Never>?
+    /// Jobs the person asked for (a page, a photo opened) queued behind the
+    /// one printing: while any waits, the page printing stops waiting for
+    /// thumbnails and prints its rows with what they have.
+    private var hurryingJobs = 0
+    /// The generation of results replaced while their page was printing:
+    /// that page's job prints its remaining rows at once, then ends.
+    private var flushingGeneration: Int?
+    /// The page job printing now and its generation, spared when the
+    /// results are replaced.
+    private var printingPage: (task: Task<Void, Never>, generation: Int)?
+    /// The wait for the row printing now; ended early to hurry.
+    private var rowWait: Task<[ImageModel], Never>?
     /// Jobs not finished yet, and redraws of cells still waiting to settle:
     /// stopped when the results are replaced or the app stops, so none
     /// waits on (and keeps alive) a page nobody will see.
@@ -65,19 +77,25 @@ final class PagePrinter {
     /// No job is queued or printing.
     var isIdle: Bool { lastJob == nil }
 
-    /// Drops every queued job (a new query replaced the results).
-    func discardPending() {
+    /// Drops every queued job (a new query replaced the results). When
+    /// `flushing`, the page printing now prints its rows still waiting at
+    /// once, with what they have, so no result it announced goes unshown;
+    /// otherwise (the app stops) it ends too.
+    func discardPending(flushing: Bool = true) {
+        let printing = printingPage.flatMap { flushing && $0.generation == generation ? $0 : nil }
+        flushingGeneration = printing?.generation
         generation += 1
         heldPreheat = []
         preheater.cancel()
-        tasks.cancelAll()
+        tasks.cancelAll(sparing: printing?.task)
+        rowWait?.cancel()
     }
 
     /// Drops every job, then returns once the renders already running have
     /// ended: a picture being decoded cannot be interrupted, and until it
     /// ends its job holds the page (and through it the image pipeline).
     func stop() async {
-        discardPending()
+        discardPending(flushing: false)
         await preheater.stop()
         await tasks.waitForAll()
         // What was drawn this run draws at once in the next.
@@ -93,23 +111,29 @@ final class PagePrinter {
     // MARK: - Jobs
 
     func printPage(_ page: ResultPage, header: String) {
-        enqueue { printer, generation in
+        enqueue(hurrying: true, isPage: true) { printer, generation in
             printer.terminal.print(header)
             guard !page.cells.isEmpty else { return }
             await printer.printCells(page.cells, generation: generation)
-            let graphics = printer.options.graphics
-            if !printer.terminal.isInteractive || !graphics.showsImages {
-                for cell in page.cells { await cell.settled() }
+            // Thumbnails not drawn are not fetched: nothing to wait for.
+            let fetching = page.cells.filter(\.fetchesImage)
+            if !printer.terminal.isInteractive || !printer.options.graphics.showsImages, !fetching.isEmpty {
+                for cell in fetching { await cell.settled() }
                 guard printer.generation == generation else { return }
-                printer.terminal.print(StatusText.progress(DownloadProgress(cells: page.cells)))
+                printer.terminal.print(StatusText.progress(DownloadProgress(cells: fetching)))
             }
         }
+    }
+
+    /// A job's own task, known to the job once it runs.
+    private final class JobTask {
+        var task: Task<Void, Never>?
     }
 
     /// Prints a person's albums as a list, whatever the layout: one row per
     /// album with its cover, title and counts.
     func printAlbums(_ listing: AlbumListing, header: String) {
-        enqueue { printer, generation in
+        enqueue(hurrying: true) { printer, generation in
             printer.terminal.print(header)
             guard !listing.cells.isEmpty else { return }
             await printer.printCells(listing.cells, generation: generation, layout: .list)
@@ -125,19 +149,40 @@ final class PagePrinter {
     }
 
     func printDetail(_ detail: PhotoDetail) {
-        enqueue { printer, _ in
+        enqueue(hurrying: true) { printer, _ in
             await printer.showDetail(detail)
         }
     }
 
-    private func enqueue(_ job: @escaping @MainActor (PagePrinter, _ generation: Int) async -> Void) {
+    /// Queues `job` behind the others; a `hurrying` job (what the person
+    /// asked for next) makes the page printing now stop waiting for its
+    /// thumbnails.
+    /// `isPage`: a page's rows, printed in full (what they have) even when
+    /// the results are replaced meanwhile.
+    private func enqueue(
+        hurrying: Bool = false, isPage: Bool = false,
+        _ job: @escaping @MainActor (PagePrinter, _ generation: Int) async -> Void
+    ) {
         let previous = lastJob
         let generation = self.generation
+        if hurrying {
+            hurryingJobs += 1
+            rowWait?.cancel()
+        }
+        let own = JobTask()
         let task = track { printer in
             await previous?.value
+            if hurrying { printer.hurryingJobs -= 1 }
             guard printer.generation == generation else { return }
+            if isPage, let task = own.task { printer.printingPage = (task, generation) }
             await job(printer, generation)
+            if isPage {
+                printer.printingPage = nil
+                if printer.flushingGeneration == generation { printer.flushingGeneration = nil }
+            }
         }
+        // Set before the task runs: both are on the main actor.
+        own.task = task
         lastJob = task
         Task { @MainActor [weak self] in
             await task.value
@@ -196,6 +241,32 @@ final class PagePrinter {
         preheater.start(cells, geometry: geometry(for: cells), renderer: renderer)
     }
 
+    /// Whether a job of `generation` may still print: its results are the
+    /// ones shown, or they were replaced while it printed and it prints
+    /// what it has before ending.
+    private func isLive(_ generation: Int) -> Bool {
+        self.generation == generation || flushingGeneration == generation
+    }
+
+    /// The person asked for something else: the page of `generation`
+    /// prints its rows with what they have, without waiting.
+    private func isHurried(_ generation: Int) -> Bool {
+        hurryingJobs > 0 || flushingGeneration == generation
+    }
+
+    /// Waits for `row` to settle (see `ImageModel.settle`), or until the
+    /// page is hurried. Returns the cells still pending.
+    private func waitForRow(_ row: [ImageModel], watching cells: [ImageModel]) async -> [ImageModel] {
+        let wait = Task { await ImageModel.settle(row, watching: cells, orQuietFor: Self.patience) }
+        rowWait = wait
+        defer { rowWait = nil }
+        return await withTaskCancellationHandler {
+            await wait.value
+        } onCancel: {
+            wait.cancel()
+        }
+    }
+
     private func printCells(_ cells: [ImageModel], generation: Int, layout: FlickrTerminalView.Layout? = nil) async {
         // Geometry is read per job, so a resize applies from the next page on.
         let geometry = geometry(for: cells, layout: layout)
@@ -206,16 +277,20 @@ final class PagePrinter {
         var start = 0
         while start < cells.count {
             let rowEnd = min(start + perRow, cells.count)
-            if showsImages {
+            if showsImages, !isHurried(generation) {
                 // A stalled image does not hold the page: its row is drawn
                 // with the cell's placeholder, and the cell again once it settles.
-                let late = await ImageModel.settle(Array(cells[start..<rowEnd]), watching: cells, orQuietFor: Self.patience)
-                for cell in late { redrawWhenSettled(cell, generation: generation) }
+                let late = await waitForRow(Array(cells[start..<rowEnd]), watching: cells)
+                // Hurried: the person moved on, and a redraw would land among
+                // what they asked for next. The thumbnail still reaches the cache.
+                if !isHurried(generation) {
+                    for cell in late { redrawWhenSettled(cell, generation: generation) }
+                }
             }
-            guard self.generation == generation else { return }
+            guard isLive(generation) else { return }
             // The next row and every whole row already settled after it
-            // render as one batch across the cores.
-            var end = showsImages ? rowEnd : cells.count
+            // render as one batch across the cores; hurried, every row left.
+            var end = showsImages && !isHurried(generation) ? rowEnd : cells.count
             while end < cells.count, cells[end].state.value.isSettled { end += 1 }
             if end < cells.count { end = start + (end - start) / perRow * perRow }
             await printRows(Array(cells[start..<end]), geometry: geometry, generation: generation)
@@ -249,7 +324,7 @@ final class PagePrinter {
         }, deliver: { index, content in
             contents.append(content)
             let rowStart = index / perRow * perRow
-            guard index == min(rowStart + perRow, cells.count) - 1, self.generation == generation else { return }
+            guard index == min(rowStart + perRow, cells.count) - 1, self.isLive(generation) else { return }
             terminal.print(renderer.frame(
                 geometry.compose(cells[rowStart...index], contents: contents[rowStart...index]),
                 showing: Array(contents[rowStart...index])))

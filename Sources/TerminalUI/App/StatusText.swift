@@ -1,5 +1,6 @@
 import Foundation
 import FlickrViewModels
+import Platform
 
 /// The short texts the view shows for view-model state.
 enum StatusText {

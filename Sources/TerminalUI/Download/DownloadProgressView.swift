@@ -1,4 +1,4 @@
-import FlickrViewModels
+import Downloads
 import Foundation
 import NIOConcurrencyHelpers
 import Platform

@@ -43,8 +43,15 @@ struct PageGeometry {
         return CellRenderJob(cell: cell, columns: area.columns, rows: area.rows)
     }
 
-    /// The image pixels a thumbnail needs in this layout to be sharp.
+    /// Whether this layout draws a picture for each cell.
+    var drawsPictures: Bool {
+        graphics.showsImages && (layout == .grid || list.showsThumbnails)
+    }
+
+    /// The image pixels a thumbnail needs in this layout to be sharp, or
+    /// that none is drawn (then none is fetched).
     var thumbnailPixelNeed: ImagePixelNeed {
+        guard drawsPictures else { return .notDrawn }
         let cell = TerminalImageRenderer.sourcePixelsPerCell(for: graphics)
         let need = layout == .grid || !list.showsThumbnails
             ? grid.pixelNeed(cellPixels: cell) : list.pixelNeed(cellPixels: cell)

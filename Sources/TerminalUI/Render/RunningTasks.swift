@@ -21,8 +21,9 @@ final class RunningTasks {
         return task
     }
 
-    func cancelAll() {
-        for task in tasks.values { task.cancel() }
+    /// Cancels every task but `spared`.
+    func cancelAll(sparing spared: Task<Void, Never>? = nil) {
+        for task in tasks.values where task != spared { task.cancel() }
     }
 
     /// Returns once every task started so far has returned.

@@ -107,11 +107,11 @@ import Testing
     }
 
     @Test func durationsReadNaturally() {
-        #expect(OpenverseError.duration(.seconds(1)) == "1 second")
-        #expect(OpenverseError.duration(.seconds(90)) == "90 seconds")
-        #expect(OpenverseError.duration(.seconds(600)) == "10 minutes")
-        #expect(OpenverseError.duration(.seconds(3600)) == "1 hour")
-        #expect(OpenverseError.duration(.seconds(86_400)) == "24 hours")
+        #expect(ServerWait.phrase(.seconds(1)) == "1 second")
+        #expect(ServerWait.phrase(.seconds(90)) == "90 seconds")
+        #expect(ServerWait.phrase(.seconds(600)) == "10 minutes")
+        #expect(ServerWait.phrase(.seconds(3600)) == "1 hour")
+        #expect(ServerWait.phrase(.seconds(86_400)) == "24 hours")
     }
 
     @Test func throttleWaitIsReadFromTheDetail() {

@@ -148,7 +148,7 @@ import Testing
 
     @Test func recentIsRefusedInASentence() async throws {
         try await OpenverseTestServer.with(anonymous: true) { provider, server, _ in
-            let error = await #expect(throws: UnsupportedByProvider.self) { try await provider.recent(page: 1, perPage: 20) }
+            let error = #expect(throws: UnsupportedByProvider.self) { try provider.capabilities.recent.required() }
             #expect(error?.description == "Openverse has no recent photos; type words to search.")
             #expect(server.requests.isEmpty)
         }

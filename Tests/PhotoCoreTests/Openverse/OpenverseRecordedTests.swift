@@ -71,10 +71,10 @@ import Testing
 
     @Test func recordedServerErrorIsTransientAndNotFoundIsNot() throws {
         let internalError = OpenverseError.http(status: 500, body: try OpenverseRecorded.data(OpenverseRecorded.internal500))
-        #expect(internalError == .serverError(status: 500, serverMessage: "Internal Server Error"))
+        #expect(internalError == .http(.serverError(status: 500, serverMessage: "Internal Server Error")))
         #expect(internalError.isTransient)
         let notFound = OpenverseError.http(status: 404, body: try OpenverseRecorded.data(OpenverseRecorded.notFound404))
-        #expect(notFound == .rejected(status: 404, serverMessage: "Not found."))
+        #expect(notFound == .http(.rejected(status: 404, serverMessage: "Not found.")))
         #expect(!notFound.isTransient)
         #expect(notFound.description.contains("--api-url"))
     }

@@ -9,7 +9,7 @@ import Testing
     @Test func recorded401SaysWhichVariablesToSet() throws {
         let body = try ShutterstockRecorded.data(ShutterstockRecorded.unauthorized401)
         let error = ShutterstockError.http(status: 401, contentType: "application/json; charset=utf8", body: body)
-        #expect(error == .unauthorized(serverMessage: "Invalid access token"))
+        #expect(error == .http(.unauthorized(serverMessage: "Invalid access token")))
         #expect(error.description.contains("“Invalid access token”"))
         for variable in ["SHUTTERSTOCK_API_TOKEN", "SHUTTERSTOCK_KEY", "SHUTTERSTOCK_SECRET"] {
             #expect(error.description.contains(variable))
@@ -20,16 +20,16 @@ import Testing
     @Test func recorded404PointsAtTheAddress() throws {
         let body = try ShutterstockRecorded.data(ShutterstockRecorded.notFound404)
         let error = ShutterstockError.http(status: 404, contentType: "application/json; charset=utf8", body: body)
-        #expect(error == .rejected(status: 404, serverMessage: "Not Found"))
+        #expect(error == .http(.rejected(status: 404, serverMessage: "Not Found")))
         #expect(error.description.contains("--api-url"))
         let lightbox = ShutterstockError.http(status: 404, body: try ShutterstockRecorded.data(ShutterstockRecorded.lightbox404))
-        #expect(lightbox == .rejected(status: 404, serverMessage: "Featured lightbox not found"))
+        #expect(lightbox == .http(.rejected(status: 404, serverMessage: "Featured lightbox not found")))
     }
 
     @Test func recordedHTML400QuotesItsHeadline() throws {
         let body = try ShutterstockRecorded.data(ShutterstockRecorded.html400)
         let error = ShutterstockError.http(status: 400, contentType: "text/html", body: body)
-        #expect(error == .rejected(status: 400, serverMessage: "An error occurred."))
+        #expect(error == .http(.rejected(status: 400, serverMessage: "An error occurred.")))
         #expect(error.description == "Shutterstock refused the search as invalid (HTTP 400: “An error occurred.”).")
         // The same page without a content type is still recognised as HTML.
         #expect(ShutterstockError.http(status: 400, body: body) == error)
@@ -38,19 +38,19 @@ import Testing
     @Test func validationErrorsListEachProblem() {
         let body = #"{"message":"Validation failed","errors":[{"code":"VALIDATION_ERROR","message":"per_page must be an integer from 1 to 500","path":"$.query.per_page"},{"code":"VALIDATION_ERROR","message":"sort must be one of popular, newest","path":"$.query.sort"}]}"#
         let error = ShutterstockError.http(status: 400, body: Data(body.utf8))
-        #expect(error == .rejected(status: 400, serverMessage:
-            "Validation failed; per_page must be an integer from 1 to 500 ($.query.per_page); sort must be one of popular, newest ($.query.sort)"))
+        #expect(error == .http(.rejected(status: 400, serverMessage:
+            "Validation failed; per_page must be an integer from 1 to 500 ($.query.per_page); sort must be one of popular, newest ($.query.sort)")))
     }
 
     @Test func errorsWithoutAMessageFallBackToTheirCode() {
         let body = #"{"errors":[{"code":"INTERNAL"}]}"#
-        #expect(ShutterstockError.http(status: 400, body: Data(body.utf8)) == .rejected(status: 400, serverMessage: "INTERNAL"))
+        #expect(ShutterstockError.http(status: 400, body: Data(body.utf8)) == .http(.rejected(status: 400, serverMessage: "INTERNAL")))
     }
 
     @Test func forbiddenSaysTheAccountMayNot() {
         let body = #"{"message":"You do not have access to this route. Please contact api@shutterstock.com for more information"}"#
         let error = ShutterstockError.http(status: 403, body: Data(body.utf8))
-        guard case .forbidden(let message?) = error else {
+        guard case .http(.forbidden(let message?)) = error else {
             Issue.record("expected .forbidden with a message, got \(error)")
             return
         }
@@ -61,7 +61,7 @@ import Testing
 
     @Test func rateLimitCarriesRetryAfterSeconds() {
         let error = ShutterstockError.http(status: 429, retryAfter: "7", body: Data(#"{"message":"Too Many Requests"}"#.utf8))
-        #expect(error == .rateLimited(retryAfter: .seconds(7), serverMessage: "Too Many Requests"))
+        #expect(error == .http(.rateLimited(retryAfter: .seconds(7), serverMessage: "Too Many Requests")))
         #expect(error.retryAfter == .seconds(7))
         #expect(error.isTransient)
         #expect(error.description.contains("Try again in 7 seconds."))
@@ -84,14 +84,14 @@ import Testing
     @Test(arguments: [500, 502, 503, 504])
     func serverErrorsAreTransient(_ status: Int) {
         let error = ShutterstockError.http(status: status, body: Data("Bad gateway\n".utf8))
-        #expect(error == .serverError(status: status, serverMessage: "Bad gateway"))
+        #expect(error == .http(.serverError(status: status, serverMessage: "Bad gateway")))
         #expect(error.isTransient)
         #expect(error.description.contains("Try again in a few minutes"))
     }
 
     @Test func emptyBodiesLeaveNoQuote() {
-        #expect(ShutterstockError.http(status: 401, body: Data()) == .unauthorized(serverMessage: nil))
-        #expect(ShutterstockError.http(status: 401, body: Data("{}".utf8)) == .unauthorized(serverMessage: nil))
+        #expect(ShutterstockError.http(status: 401, body: Data()) == .http(.unauthorized(serverMessage: nil)))
+        #expect(ShutterstockError.http(status: 401, body: Data("{}".utf8)) == .http(.unauthorized(serverMessage: nil)))
         #expect(ShutterstockError.http(status: 500).description == "Shutterstock had a problem answering (HTTP 500). Try again in a few minutes.")
     }
 
@@ -99,7 +99,7 @@ import Testing
         let noisy = "\u{1B}[31mred\u{07}\r\nline\u{202E}two " + String(repeating: "long ", count: 200)
         let body = try JSONSerialization.data(withJSONObject: ["message": noisy])
         let error = ShutterstockError.http(status: 400, body: body)
-        guard case .rejected(_, let message?) = error else {
+        guard case .http(.rejected(_, let message?)) = error else {
             Issue.record("expected a message, got \(error)")
             return
         }
@@ -113,7 +113,7 @@ import Testing
         #expect(ShutterstockProvider.error(from: .timedOut(host: "h"), redacting: []) == .network(.timedOut(host: "h")))
         #expect(ShutterstockProvider.error(from: .timedOut(host: "h"), redacting: []).isTransient)
         #expect(ShutterstockProvider.error(from: .notConnected(host: "h"), redacting: []).isOffline)
-        #expect(ShutterstockProvider.error(from: .httpStatus(401, host: "h"), redacting: []) == .unauthorized(serverMessage: nil))
+        #expect(ShutterstockProvider.error(from: .httpStatus(401, host: "h"), redacting: []) == .http(.unauthorized(serverMessage: nil)))
         #expect(ShutterstockProvider.error(from: .httpStatus(429, host: "h"), redacting: []).isTransient)
         #expect(ShutterstockProvider.error(from: .httpStatus(408, host: "h"), redacting: []).isTransient)
         #expect(!ShutterstockProvider.error(from: .httpStatus(404, host: "h"), redacting: []).isTransient)

@@ -55,7 +55,7 @@ import TestSupport
             let error = try await #require(throws: ShutterstockError.self) {
                 try await provider.search(.typed("forest"), page: 1, perPage: 5)
             }
-            guard case .unauthorized = error else {
+            guard case .http(.unauthorized) = error else {
                 Issue.record("expected .unauthorized, got \(error)")
                 return
             }

@@ -10,10 +10,11 @@ import Testing
 
 @MainActor
 @Suite struct FlickrTerminalViewTests {
-    /// A view on a real sandbox over loopback, with images off (labels only).
+    /// A view on a real sandbox over loopback, with images off (labels only)
+    /// unless `graphics` says otherwise.
     private func withView(
         _ configure: (inout SandboxConfiguration) -> Void = { _ in },
-        interactive: Bool = true,
+        interactive: Bool = true, graphics: TerminalGraphics = .none,
         _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxServer) async throws -> Void
     ) async throws {
         try await withSandboxSession(configure: configure) { server, network in
@@ -23,7 +24,7 @@ import Testing
             let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
             let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
             let view = FlickrTerminalView(
-                viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: .none))
+                viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: graphics))
             var quit = false
             view.start(banner: "banner line") { quit = true }
             defer { viewModel.shutdown() }
@@ -103,7 +104,9 @@ import Testing
             $0.faults.kind = .stall
             $0.faults.scope = .images
         }
-        try await withView(stalledImages) { _, terminal, viewModel, _ in
+        // Thumbnails are fetched only when drawn.
+        let symbols = TerminalGraphics(mode: .symbols, colors: .truecolor)
+        try await withView(stalledImages, graphics: symbols) { _, terminal, viewModel, _ in
             terminal.type("beach")
             try await waitFor(terminal, "“beach” · page 1 of")
             #expect(viewModel.hasPendingWork)
@@ -130,6 +133,51 @@ import Testing
             terminal.type("/open 1")
             try await waitFor(terminal, "page: https://www.flickr.com/photos/\(cell.ownerID)/\(cell.photoID)/")
             try await waitFor(terminal, "owner: ")
+        }
+    }
+
+    /// Whether `text` holds `cell`'s label ("N title", as the grid prints it).
+    private static func labels(_ cell: ImageModel, in text: Substring) -> Bool {
+        text.contains("\(cell.number) " + TextSanitizer.sanitize(PageGeometry.title(of: cell)).prefix(6))
+    }
+
+    /// Thumbnails that take seconds each (1 KB/s), drawn with symbols.
+    private static let slowLine: (inout SandboxConfiguration) -> Void = { $0.throttleKBps = 1 }
+    private static let symbols = TerminalGraphics(mode: .symbols, colors: .truecolor)
+
+    @Test func enterPrintsTheWaitingRowsAndTheNextPageWithoutWaitingForThumbnails() async throws {
+        try await withView(Self.slowLine, graphics: Self.symbols) { _, terminal, viewModel, _ in
+            terminal.type("sunset")
+            try await waitFor(terminal, "“sunset” · page 1 of")
+            terminal.type("")
+            try await waitFor(terminal, "“sunset” · page 2 of")
+            let firstPage = try #require(viewModel.pages.value.first).cells
+            #expect(firstPage.contains { $0.state.value.isPending }, "page 2 waited for every thumbnail of page 1")
+            // Page 1's rows came first, each labelled, placeholders where the picture is still coming.
+            let output = terminal.output
+            let header = try #require(output.range(of: "“sunset” · page 2 of"))
+            for cell in firstPage {
+                #expect(Self.labels(cell, in: output[..<header.lowerBound]), "result \(cell.number) not printed before page 2")
+            }
+            // They drop behind page 2's thumbnails but go on, for the cache.
+            #expect(firstPage.filter { $0.state.value.isPending }.allSatisfy { $0.priority == .low })
+        }
+    }
+
+    @Test func aNewSearchPrintsTheRowsStillWaitingWithWhatTheyHave() async throws {
+        try await withView(Self.slowLine, graphics: Self.symbols) { _, terminal, viewModel, _ in
+            terminal.type("kittens")
+            try await waitFor(terminal, "“kittens” · page 1 of")
+            let cells = viewModel.cells
+            #expect(cells.contains { $0.state.value.isPending }, "the page was not loading any more")
+            terminal.type("beach")
+            try await waitFor(terminal, "“beach” · page 1 of")
+            let output = terminal.output
+            let header = try #require(output.range(of: "“beach” · page 1 of"))
+            #expect(!cells.isEmpty)
+            for cell in cells {
+                #expect(Self.labels(cell, in: output[..<header.lowerBound]), "result \(cell.number) never printed")
+            }
         }
     }
 

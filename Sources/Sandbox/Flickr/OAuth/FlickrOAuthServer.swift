@@ -14,7 +14,9 @@ import NIOCore
 /// verifier are derived from the token under a key made of the consumer
 /// secret and the seed. So a sandbox started again with the same settings
 /// (the app's embedded one is started by each command) accepts the tokens
-/// an earlier one issued, and a made-up token is still refused.
+/// an earlier one issued, and a made-up token is still refused. The
+/// permission granted (`perms`) is part of what the verifier and the access
+/// token's tag are derived from, so it needs no memory either.
 public final class FlickrOAuthServer: Sendable {
     /// The pair accepted when `flickr sandbox` is given none (any key, in fact, with this secret).
     public static let defaultConsumerKey = "sandbox"
@@ -48,23 +50,36 @@ public final class FlickrOAuthServer: Sendable {
 
     private enum TokenKind: String { case request, access }
 
-    /// `PREFIX{random}-{tag}`: the tag proves the sandbox issued it.
-    private func issue(_ kind: TokenKind) -> String {
+    /// `PREFIX{random}-{tag}`: the tag proves the sandbox issued it (with
+    /// this permission, for an access token).
+    private func issue(_ kind: TokenKind, permission: OAuthPermission = .read) -> String {
         let body = (kind == .access ? "72157" : "8") + Self.randomHex(12)
-        return body + "-" + derived("\(kind.rawValue):\(body)", digits: 16)
+        return body + "-" + tag(kind, body: Substring(body), permission: permission)
+    }
+
+    private func tag(_ kind: TokenKind, body: Substring, permission: OAuthPermission) -> String {
+        kind == .request ? derived("request:\(body)", digits: 16) : derived("access:\(permission.name):\(body)", digits: 16)
+    }
+
+    /// The permission an access token carries; nil for a token the sandbox never issued.
+    private func permission(ofAccess token: String) -> OAuthPermission? {
+        let parts = token.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].hasPrefix("72157") else { return nil }
+        return OAuthPermission.allCases.first { parts[1] == tag(.access, body: parts[0], permission: $0) }
     }
 
     private func isIssued(_ token: String, as kind: TokenKind) -> Bool {
+        if kind == .access { return permission(ofAccess: token) != nil }
         let parts = token.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].hasPrefix(kind == .access ? "72157" : "8") else { return false }
-        return parts[1] == derived("\(kind.rawValue):\(parts[0])", digits: 16)
+        guard parts.count == 2, parts[0].hasPrefix("8") else { return false }
+        return parts[1] == tag(.request, body: parts[0], permission: .read)
     }
 
     private func secret(of token: String) -> String { derived("secret:\(token)", digits: 16) }
 
-    /// `NNN-NNN-NNN`, fixed for a request token.
-    private func verifier(of token: String) -> String {
-        let bytes = SandboxHMAC.mac(key: tokenKey, Array("verifier:\(token)".utf8))
+    /// `NNN-NNN-NNN`, fixed for a request token and the permission approved.
+    private func verifier(of token: String, permission: OAuthPermission) -> String {
+        let bytes = SandboxHMAC.mac(key: tokenKey, Array("verifier:\(permission.name):\(token)".utf8))
         let groups: [String] = (0..<3).map { (group: Int) -> String in
             let high = Int(bytes[group * 2]) << 8
             let number: Int = (high | Int(bytes[group * 2 + 1])) % 1000
@@ -107,10 +122,12 @@ public final class FlickrOAuthServer: Sendable {
                              body: "<p>This sign-in link has expired or was never issued. Ask the app for a new one.</p>")
         }
         let name = HTMLEscaping.escape(user.realName.isEmpty ? user.username : user.realName)
+        // Flickr asks for read, write or delete; anything else is read here.
+        let permission = OAuthPermission(name: request.value("perms")) ?? .read
         return Self.page(status: 200, title: "You have authorized the app", body: """
             <p>Signed in as <span id="username">\(HTMLEscaping.escape(user.username))</span> (\(name)), \
-            permissions: \(HTMLEscaping.escape(request.value("perms") ?? "read")).</p>
-            <p>Type this code into the app: <span id="verifier">\(verifier(of: token))</span></p>
+            permissions: <span id="perms">\(permission.name)</span>.</p>
+            <p>Type this code into the app: <span id="verifier">\(verifier(of: token, permission: permission))</span></p>
             """)
     }
 
@@ -118,7 +135,8 @@ public final class FlickrOAuthServer: Sendable {
         let token = request.value("oauth_token") ?? ""
         let tokenSecret = { (token: String) in self.isIssued(token, as: .request) ? self.secret(of: token) : nil }
         if let problem = verify(request, tokenSecret: tokenSecret, tokenRequired: true) { return problem.oauthAnswer }
-        guard request.value("oauth_verifier") == verifier(of: token) else {
+        let sent = request.value("oauth_verifier")
+        guard let permission = OAuthPermission.allCases.first(where: { sent == verifier(of: token, permission: $0) }) else {
             return OAuthRefusal(status: 401, problem: "verifier_invalid", code: 98, message: "Invalid verifier").oauthAnswer
         }
         // A request token is exchanged once.
@@ -127,7 +145,7 @@ public final class FlickrOAuthServer: Sendable {
             return state.exchanged.insert(token).inserted
         }
         guard first else { return OAuthRefusal.invalidToken.oauthAnswer }
-        let access = issue(.access)
+        let access = issue(.access, permission: permission)
         return Self.form([
             ("fullname", user.realName.isEmpty ? user.username : user.realName), ("oauth_token", access),
             ("oauth_token_secret", secret(of: access)), ("user_nsid", user.nsid), ("username", user.username),
@@ -136,17 +154,19 @@ public final class FlickrOAuthServer: Sendable {
 
     // MARK: - Signed REST calls
 
-    /// What a REST call's signature says: nil for an unsigned call (or one
-    /// signed by the app alone, without a token, as flickrapi signs every
-    /// call), the signed-in person, or Flickr's error for a bad signature or token.
-    func checkREST(_ request: SignedRequest) -> Result<CatalogPerson, OAuthRefusal>? {
+    /// What a REST call's (or an upload's) signature says: nil for an
+    /// unsigned call (or one signed by the app alone, without a token, as
+    /// flickrapi signs every call), the signed-in person and what their token
+    /// allows, or Flickr's error for a bad signature or token.
+    func checkREST(_ request: SignedRequest) -> Result<SignedCaller, OAuthRefusal>? {
         guard request.isSigned else { return nil }
         if request.value("oauth_token") == nil {
             return verify(request, tokenSecret: { _ in "" }, tokenRequired: false).map { .failure($0) }
         }
         let tokenSecret = { (token: String) in self.isIssued(token, as: .access) ? self.secret(of: token) : nil }
         if let problem = verify(request, tokenSecret: tokenSecret, tokenRequired: true) { return .failure(problem) }
-        return .success(user)
+        let permission = request.value("oauth_token").flatMap(permission(ofAccess:)) ?? .read
+        return .success(SignedCaller(person: user, permission: permission))
     }
 
     /// nil when the request is signed well; the refusal otherwise.

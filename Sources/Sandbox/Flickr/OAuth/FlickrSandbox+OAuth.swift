@@ -9,25 +9,22 @@ extension FlickrSandbox {
         return oauth.respond(endpoint: endpoint, request: signed(request, parameters: parameters)) ?? .notFound
     }
 
-    /// A signed REST call's own answer: Flickr's error for a bad signature
-    /// or token, or `flickr.test.login`'s; nil to let the REST API answer
-    /// (an unsigned call, or a well-signed call of another method).
-    func signedAnswer(_ request: SandboxRequest) -> (body: [UInt8], contentType: String)? {
-        let signed = signed(request, parameters: request.parameters)
-        let method = signed.value("method")
-        let format = RestAPI.format(request.value) ?? .xml
-        let payload: RestPayload
-        switch oauth.checkREST(signed) {
+    /// A REST call's answer: Flickr's error for a bad signature or token,
+    /// else the REST API's answer to the person who signed the call (nobody,
+    /// for an unsigned one: then only public photos are seen).
+    func restAnswer(_ request: SandboxRequest) -> (body: [UInt8], contentType: String) {
+        let caller: SignedCaller?
+        switch oauth.checkREST(signed(request, parameters: request.parameters)) {
         case .failure(let refusal)?:
-            payload = .failure(code: refusal.code, message: refusal.message)
-        case .success(let person)? where method == "flickr.test.login":
-            payload = .user(nsid: person.nsid, username: person.username, method: "flickr.test.login")
-        case nil where method == "flickr.test.login":
-            payload = .failure(code: 99, message: "Insufficient permissions. Method requires read privileges; none granted.")
-        default:
-            return nil
+            let format = RestAPI.format(request.value) ?? .xml
+            return (WireFormat.render(.failure(code: refusal.code, message: refusal.message), as: format), format.contentType)
+        case .success(let person)?:
+            caller = person
+        case nil:
+            caller = nil
         }
-        return (WireFormat.render(payload, as: format), format.contentType)
+        let oauthKey = request.authorization.flatMap(QueryString.oauthConsumerKey)
+        return rest.respond(to: request.parameters, oauthConsumerKey: oauthKey, imageBase: request.base, caller: caller)
     }
 
     private func signed(_ request: SandboxRequest, parameters: [(String, String)]) -> SignedRequest {

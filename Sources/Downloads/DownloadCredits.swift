@@ -1,0 +1,341 @@
+import PhotoCore
+import Foundation
+import NIOConcurrencyHelpers
+import Platform
+
+/// What `flickr download` writes about each work beside its file: a
+/// `NAME.json` sidecar (who made it, under which terms, where it came from,
+/// and the record the provider sent), a `NAME.xmp` sidecar that photo tools
+/// read (Dublin Core and Creative Commons' XMP terms), and, at the end,
+/// `CREDITS.md`: one credit line per work, grouped by licence.
+final class DownloadCredits: Sendable {
+    private let folder: URL
+    private let provider: any PhotoProvider
+    private let sidecars: Bool
+    private let size: String
+    private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// One sidecar at a time, beside the transfers (see `recordSoon`).
+    private let writer = DispatchQueue(label: "flickr.download.sidecars", qos: .userInitiated)
+
+    private struct Entry: Sendable {
+        var file: String
+        var license: License?
+        var line: String
+    }
+
+    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String) {
+        self.folder = folder
+        self.provider = provider
+        self.sidecars = sidecars
+        self.size = size
+    }
+
+    /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
+    /// long), and writes its sidecars. Throws when a sidecar cannot be written.
+    /// A file `kept` from an earlier run keeps the time it was retrieved, and
+    /// a sidecar that would come out the same is not written again.
+    func record(
+        _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date(), kept: Bool = false
+    ) throws {
+        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
+        let line = photo.attributionLine(pageURL: pageURL)
+        let listed = Self.shortened(photo).attributionLine(pageURL: pageURL)
+        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: listed) }
+        guard sidecars else { return }
+        let jsonURL = folder.appendingPathComponent(baseName + ".json", isDirectory: false)
+        let xmpURL = folder.appendingPathComponent(baseName + ".xmp", isDirectory: false)
+        let earlierJSON = kept ? try? Data(contentsOf: jsonURL) : nil
+        let when = earlierJSON.flatMap(Self.retrieved(in:)) ?? retrieved.formatted(.iso8601)
+        let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
+                                          attribution: line, retrieved: when))
+        if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
+        let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
+        if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+    }
+
+    /// Records `photo` on the sidecar queue: the transfer that brought it
+    /// frees its slot at once, and the sidecars are written while the other
+    /// transfers run. `failed` hears a sidecar that could not be written.
+    func recordSoon(
+        _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool,
+        failed: @escaping @Sendable (any Error) -> Void
+    ) {
+        writer.async { [self] in
+            do {
+                try record(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept)
+            } catch {
+                failed(error)
+            }
+        }
+    }
+
+    /// Returns once every sidecar queued so far is written.
+    func written() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            writer.async { done.resume() }
+        }
+    }
+
+    /// When an earlier sidecar says its file was retrieved.
+    private static func retrieved(in sidecar: Data) -> String? {
+        struct Retrieved: Decodable { var retrieved: String }
+        return try? JSONDecoder().decode(Retrieved.self, from: sidecar).retrieved
+    }
+
+    /// Writes `CREDITS.md` for every work recorded (nothing when none was,
+    /// or when the folder is to hold the images alone, or when the one there
+    /// says the same).
+    func finish() throws {
+        let entries = self.entries.withLockedValue { $0 }
+        guard sidecars, !entries.isEmpty else { return }
+        let target = folder.appendingPathComponent("CREDITS.md", isDirectory: false)
+        let text = Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8)
+        if (try? Data(contentsOf: target)) == text { return }
+        try AtomicFile.write(text, to: target, permissions: 0o666)
+    }
+
+    // MARK: - The files
+
+    /// The JSON sidecar's fields, in the order written.
+    struct Sidecar: Encodable {
+        struct LicenseFields: Encodable {
+            var id: Int?
+            var name: String
+            var url: String?
+        }
+
+        var provider: String
+        var id: String
+        var title: String
+        var creator: String?
+        var creatorURL: String?
+        var pageURL: String?
+        var license: LicenseFields?
+        var attribution: String
+        var tags: [String]
+        var dateTaken: String?
+        var dateUploaded: String?
+        var file: String
+        /// The file's length: how a later run tells a whole video from a part.
+        var bytes: Int?
+        /// SHA-256 of the file's bytes: a later run keeps the file only if it still matches.
+        var sha256: String?
+        var size: String
+        var retrieved: String
+        var record: Photo
+
+        enum CodingKeys: String, CodingKey {
+            case provider, id, title, creator, creatorURL = "creator_url", pageURL = "page_url", license, attribution, tags
+            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, bytes, sha256, size, retrieved, record
+        }
+
+        init(
+            _ photo: Photo, provider: String, file: String, bytes: Int? = nil, sha256: String? = nil, size: String, pageURL: URL?, attribution: String,
+            retrieved: String
+        ) {
+            self.bytes = bytes
+            self.sha256 = sha256
+            self.provider = provider
+            id = photo.id
+            title = photo.title
+            creator = photo.credit?.creator ?? photo.ownerName
+            creatorURL = photo.credit?.creatorURL?.absoluteString
+            self.pageURL = pageURL?.absoluteString
+            license = photo.credit?.license.map {
+                LicenseFields(id: $0.flickrID, name: $0.shortName, url: $0.url?.absoluteString)
+            }
+            self.attribution = attribution
+            tags = photo.tags
+            dateTaken = photo.dateTaken
+            dateUploaded = photo.dateUploaded.map { $0.formatted(.iso8601) }
+            self.file = file
+            self.size = size
+            self.retrieved = retrieved
+            record = photo
+        }
+    }
+
+    static func json(_ sidecar: Sidecar) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(sidecar)
+    }
+
+    /// Dublin Core's title and creator, and Creative Commons' rights terms
+    /// (`xmpRights:Marked` is False for public-domain works).
+    static func xmp(_ photo: Photo, pageURL: URL?, attribution: String) -> String {
+        let license = photo.credit?.license
+        let creator = photo.credit?.creator ?? photo.ownerName
+        var fields: [String] = []
+        if !photo.title.isEmpty {
+            fields.append("   <dc:title><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(photo.title))</rdf:li></rdf:Alt></dc:title>")
+        }
+        if let creator, !creator.isEmpty {
+            fields.append("   <dc:creator><rdf:Seq><rdf:li>\(escaped(creator))</rdf:li></rdf:Seq></dc:creator>")
+            fields.append("   <cc:attributionName>\(escaped(creator))</cc:attributionName>")
+        }
+        if let license {
+            fields.append("   <xmpRights:Marked>\(license.isPublicDomain ? "False" : "True")</xmpRights:Marked>")
+            if let url = license.url?.absoluteString {
+                fields.append("   <xmpRights:WebStatement>\(escaped(url))</xmpRights:WebStatement>")
+                // `cc:license` names a licence's deed: not the help page of
+                // All Rights Reserved, nor a statement such as Flickr Commons'.
+                if license.url?.host == "creativecommons.org" {
+                    fields.append("   <cc:license rdf:resource=\"\(escaped(url))\"/>")
+                }
+            }
+        }
+        fields.append("   <xmpRights:UsageTerms><rdf:Alt><rdf:li xml:lang=\"x-default\">\(escaped(attribution))</rdf:li></rdf:Alt></xmpRights:UsageTerms>")
+        if let pageURL {
+            fields.append("   <cc:attributionURL rdf:resource=\"\(escaped(pageURL.absoluteString))\"/>")
+        }
+        return """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/">
+             <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+              <rdf:Description rdf:about=""
+                xmlns:dc="http://purl.org/dc/elements/1.1/"
+                xmlns:xmpRights="http://ns.adobe.com/xap/1.0/rights/"
+                xmlns:cc="http://creativecommons.org/ns#">
+            \(fields.joined(separator: "\n"))
+              </rdf:Description>
+             </rdf:RDF>
+            </x:xmpmeta>
+            <?xpacket end="w"?>
+
+            """
+    }
+
+    /// `CREDITS.md`: a heading per licence (most works first), a credit line
+    /// per work under it, in file order.
+    static func credits(_ works: [(license: License?, line: String, file: String)]) -> String {
+        let groups = Dictionary(grouping: works) { $0.license?.shortName ?? "Licence not stated" }
+        let ordered = groups.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
+        var text = "# Credits\n\nThe works in this folder, by licence. Keep these lines with the files you use.\n"
+        for (name, works) in ordered {
+            let deed = works.first?.license?.url.map { " (\(markdown($0.absoluteString)))" } ?? ""
+            text += "\n## \(markdown(name))\(deed)\n\n"
+            for work in works.sorted(by: { $0.file < $1.file }) {
+                text += "- \(markdown(work.line)) — \(codeSpan(work.file))\n"
+            }
+        }
+        return text
+    }
+
+    /// The longest a title or creator runs in `CREDITS.md`: a 10,000-character
+    /// title would bury the licence the line is there to state.
+    static let fieldLimit = 300
+    /// The longest any one text runs in `CREDITS.md` (a service's own credit
+    /// line holds two fields, two links and a licence).
+    static let lineLimit = 800
+
+    /// `photo` with its title and creator cut to `fieldLimit`, for its line
+    /// in `CREDITS.md` (the sidecars keep them whole).
+    private static func shortened(_ photo: Photo) -> Photo {
+        var photo = photo
+        photo.title = cut(photo.title, to: fieldLimit)
+        photo.ownerName = photo.ownerName.map { cut($0, to: fieldLimit) }
+        if let creator = photo.credit?.creator { photo.credit?.creator = cut(creator, to: fieldLimit) }
+        return photo
+    }
+
+    /// `text`, or its first `limit - 1` characters and "…".
+    static func cut(_ text: String, to limit: Int) -> String {
+        text.count > limit ? text.prefix(limit - 1) + "…" : text
+    }
+
+    /// `file` as a code span no backtick in it can close: fenced by a run
+    /// one longer than its longest, and padded with the spaces CommonMark
+    /// strips when it starts or ends with a backtick.
+    static func codeSpan(_ file: String) -> String {
+        var longest = 0
+        var run = 0
+        for scalar in file.unicodeScalars {
+            run = scalar == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        let padded = file.hasPrefix("`") || file.hasSuffix("`") || (file.hasPrefix(" ") && file.hasSuffix(" "))
+        return padded ? "\(fence) \(file) \(fence)" : fence + file + fence
+    }
+
+    /// Text from a server in XML: the five entities, line breaks and tabs as
+    /// spaces (each field is one line), and only what XML 1.0 allows: a
+    /// parser must refuse a file holding U+FFFE, U+FFFF or a control
+    /// character, and would refuse the whole sidecar.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\t", "\n", "\r": out += " "
+            default:
+                if isAllowedInXML(scalar) { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+
+    /// XML 1.0's `Char`, less the C1 controls and non-characters it only
+    /// discourages (photo tools choke on them all the same).
+    static func isAllowedInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x20...0x7E, 0xA0...0xD7FF: true
+        case 0xFDD0...0xFDEF: false
+        case 0xE000...0x10FFFF: scalar.value & 0xFFFE != 0xFFFE
+        default: false
+        }
+    }
+
+    /// Server text as one line of inert Markdown: what CommonMark, GitHub
+    /// and HTML would read as a link, image, tag, emphasis, code, heading or
+    /// table is escaped; line breaks and controls become spaces; marks that
+    /// reorder or hide text (bidirectional controls, zero-width and tag
+    /// characters) and non-characters are dropped; cut at `lineLimit`.
+    static func markdown(_ text: String) -> String {
+        var visible = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isHidden(scalar) {
+            visible.append(isLineBreakOrControl(scalar) ? " " : scalar)
+        }
+        var out = ""
+        for scalar in cut(String(visible), to: lineLimit).unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            // Brackets as references, not `\[`: no `](` is left for a reader
+            // (or a grep) to take for a link, and parentheses can stay as
+            // they are in the credit line's links.
+            case "[": out += "&#91;"
+            case "]": out += "&#93;"
+            // `=` too: `onerror=` stays inert but reads as an attack to any grep.
+            case "\\", "`", "*", "_", "#", "!", "|", "~", "=":
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            default:
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isLineBreakOrControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+        default: false
+        }
+    }
+
+    /// Bidirectional controls, zero-width and tag characters, non-characters.
+    private static func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200B...0x200F, 0x202A...0x202E, 0x2060...0x2069, 0xFEFF, 0xE0000...0xE007F, 0xFDD0...0xFDEF: true
+        default: scalar.value & 0xFFFE == 0xFFFE
+        }
+    }
+}

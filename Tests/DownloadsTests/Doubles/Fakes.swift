@@ -1,0 +1,1 @@
+../../FlickrViewModelsTests/Fakes.swift
