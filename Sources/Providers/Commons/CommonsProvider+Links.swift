@@ -4,11 +4,17 @@ import Networking
 
 // MARK: - Links and what Commons has instead of albums
 
-extension CommonsProvider {
-    /// Commons has categories, not photostreams or albums; its file pages
-    /// can be pasted.
-    public var collectionSupport: CollectionSupport {
-        .unsupported("Wikimedia Commons has no albums or photostreams; paste a file's link (commons.wikimedia.org/wiki/File:…) to open it.")
+extension CommonsProvider: PhotoLookup, LinkReader {
+    /// Details by page id and its file links; no recent uploads as such,
+    /// no photostreams or albums (it has categories), and video files are
+    /// not fetched (their posters are shown).
+    public var capabilities: ProviderCapabilities {
+        ProviderCapabilities(
+            recent: .unsupported(Self.noRecentPhotos),
+            lookup: .supported(self),
+            collections: .unsupported(Self.noCollections),
+            links: .supported(self),
+            videos: .unsupported("Wikimedia Commons' video files are not downloaded here; their posters are."))
     }
 
     /// The hosts of Commons' file pages.
@@ -48,5 +54,6 @@ extension CommonsProvider {
         }
     }
 
-    static let noCollections = "Wikimedia Commons has no albums or photostreams."
+    static let noCollections =
+        "Wikimedia Commons has no albums or photostreams; paste a file's link (commons.wikimedia.org/wiki/File:…) to open it."
 }

@@ -77,18 +77,17 @@ public struct CommonsProvider: PhotoProvider {
         return Self.page(from: answer, request: request)
     }
 
-    /// Commons has a list of new files, but not as a search: `/recent` says
-    /// what to do instead rather than show something else under that name.
-    public var recentSupport: RecentSupport { .unsupported(Self.noRecentPhotos) }
-
-    public func recent(page: Int, perPage: Int) async throws -> PhotoPage {
-        throw UnsupportedByProvider(Self.noRecentPhotos)
-    }
-
     static let noRecentPhotos = "Wikimedia Commons has no recent photos here; type words to search, or add sort:newest."
 
     public func imageURL(for photo: Photo, covering need: PixelSize) -> URL? {
         Self.imageURL(in: photo, covering: need)
+    }
+
+    /// The photo carries every size Commons gives (two thumbnails and the
+    /// file): nothing to ask for.
+    public func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {
+        try Task.checkCancellation()
+        return imageURL(for: photo, covering: need)
     }
 
     public func imageURL(for photo: Photo, size: PhotoSize) -> URL? {
