@@ -78,9 +78,14 @@ let package = Package(
         .target(name: "OpenverseService", dependencies: [
             "PhotoCore", "Networking", .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Providers/Openverse", swiftSettings: strict),
+        .target(name: "CommonsService", dependencies: [
+            "PhotoCore", "Networking", .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], path: "Sources/Providers/Commons", swiftSettings: strict),
         // The registry of providers and the connector that sets them up.
         .target(name: "Services", dependencies: [
             "PhotoCore", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
+            "CommonsService",
         ], swiftSettings: strict),
         // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
         .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CPNGRows", "CGIF", "CWebP"], swiftSettings: strict),
@@ -169,6 +174,10 @@ let package = Package(
             "Sandbox", "PhotoCore", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
+        .testTarget(name: "CommonsTests", dependencies: [
+            "CommonsService", "PhotoCore", "Networking", "Sandbox", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], exclude: ["Recorded"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
         .testTarget(name: "EndToEndTests", dependencies: [
             "TestSupport", "Sandbox", "Networking", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

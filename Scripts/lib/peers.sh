@@ -1,6 +1,6 @@
 # Third-party clients the sandbox tests run against it unmodified: Python
-# flickrapi, the C library flickcurl, shutterstock-cli and Openverse's
-# openverse-api-client. Source it; it
+# flickrapi, the C library flickcurl, shutterstock-cli, Openverse's
+# openverse-api-client and the MediaWiki client mwclient. Source it; it
 # defines functions only. Every step only warns when it cannot install:
 # the peer tests then skip and say so, and nothing else depends on them.
 
@@ -55,6 +55,8 @@ ensure_peer_clients() {
     _peer_pip_install flickrapi flickrapi
     # Openverse's client: 0.0.1 (the newest) fails on import, so the last alpha that works.
     _peer_pip_install openverse_api_client "openverse-api-client==0.0.1a3"
+    # MediaWiki's Python client, for the api.php the sandbox serves at /w/.
+    _peer_pip_install mwclient "mwclient>=0.11,<0.12"
     # shutterstock-cli installs a `shutterstock` command; its module is `shutterstock.cli`.
     if ! command -v shutterstock >/dev/null 2>&1; then
         _peer_pip_install shutterstock.cli shutterstock-cli

@@ -23,7 +23,8 @@ public final class NetworkManager: Sendable {
         public var requestTimeout: Duration = .seconds(60)
         /// Connections kept per host; image downloads use up to this many at once.
         public var connectionsPerHost: Int = 8
-        public var userAgent: String = "flickr-terminal/1.0"
+        /// `flickr/VERSION (+URL)`: every request names the app and its project.
+        public var userAgent: String = AppIdentity.userAgent
 
         public init() {}
     }

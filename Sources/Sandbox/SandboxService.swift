@@ -15,6 +15,7 @@ enum SandboxServices {
         FlickrSandbox.self,
         ShutterstockSandbox.self,
         OpenverseSandbox.self,
+        CommonsSandbox.self,
     ]
 }
 

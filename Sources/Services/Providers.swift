@@ -1,4 +1,5 @@
 import PhotoCore
+import CommonsService
 import FlickrService
 import OpenverseService
 import ShutterstockService
@@ -10,5 +11,6 @@ extension ProviderRegistry {
         FlickrProvider.descriptor,
         ShutterstockProvider.descriptor,
         OpenverseProvider.descriptor,
+        CommonsProvider.descriptor,
     ])
 }

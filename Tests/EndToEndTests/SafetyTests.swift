@@ -142,7 +142,7 @@ extension EndToEnd {
             (["download", "--user", "ana", "--album", "72157", "--out", "unused"], "Give --user or --album, not both."),
             (["download", "kittens", "--album", "72157", "--out", "unused"], "An album is downloaded whole"),
             (["album", " "], "Name an album: its link or its id."),
-            (["search", "kittens", "--provider", "nikon"], "Unknown --provider “nikon”: use flickr, shutterstock or openverse."),
+            (["search", "kittens", "--provider", "nikon"], "Unknown --provider “nikon”: use flickr, shutterstock, openverse or commons."),
             (["search", "kittens", "--provider", "shutterstock", "--api-key", "k"], "--api-key is not Shutterstock's setting."),
             (["search", "kittens", "--provider", "flickr", "--api-url", "ftp://example.org/"], "--api-url must be an http or https URL"),
             (["search", "kittens", "--provider", "shutterstock", "--per-page", "501"], "--per-page must be between 1 and 500 on Shutterstock (got 501)."),
