@@ -36,6 +36,8 @@ ENVIRONMENT = {
     "OPENVERSE_CLIENT_SECRET": "Openverse client secret, with OPENVERSE_CLIENT_ID.",
     "OPENVERSE_API_URL": "Another Openverse-compatible endpoint, as --api-url. Openverse "
     "needs no key, so without this it always talks to the real API.",
+    "COMMONS_API_URL": "Another MediaWiki api.php for Wikimedia Commons, as --api-url; for "
+    "example the sandbox's, http://127.0.0.1:8080/w/api.php. Commons needs no key.",
     "FLICKR_PROBE_TIMEOUT_MS": "How long --images auto waits for the terminal to say "
     "what it can draw (default 250 ms), for slow links.",
     "XDG_STATE_HOME": "History and the last session go to $XDG_STATE_HOME/flickr "
