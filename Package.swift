@@ -191,6 +191,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "PhotoCore", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
+        "PhotoCore", "FlickrService", "ShutterstockService", "OpenverseService", "CommonsService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }

@@ -31,7 +31,7 @@ struct FuzzTarget: Sendable {
 
     static let all: [FuzzTarget] = [
         FlickrTargets.json, FlickrTargets.jsonp, FlickrTargets.xml, FlickrTargets.details,
-        FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.query, ProviderTargets.link,
+        FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.commons, ProviderTargets.query, ProviderTargets.link,
         ProviderTargets.retryAfter,
         TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
     ]
