@@ -4,6 +4,7 @@ import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 6: whatever a server puts in a title, a name or a licence,
 /// `CREDITS.md` is inert Markdown: no live link, image, tag or emphasis, no

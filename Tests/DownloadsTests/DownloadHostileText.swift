@@ -7,6 +7,7 @@ import FoundationXML
 #endif
 import Sandbox
 import TestSupport
+import FlickrService
 
 /// Text a hostile server puts in titles, names and licence fields, pieced
 /// together by a seeded generator so that a failing case can be replayed.

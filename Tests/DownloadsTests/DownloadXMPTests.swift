@@ -4,6 +4,7 @@ import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 5: whatever a server puts in a title or a name, `NAME.xmp`
 /// is well-formed XML (photo tools refuse the whole file otherwise).
