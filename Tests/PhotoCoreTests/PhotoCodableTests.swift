@@ -81,6 +81,17 @@ import FlickrService
         #expect(again.flickr == FlickrPhotoKeys(secret: "abc", server: "2", farm: 9))
     }
 
+    /// A licence as earlier versions saved it, its number under `flickrID`:
+    /// the number survives (sidecars print it, unknown ids are renamed by it).
+    @Test func aSavedLicenceKeepsItsNumberUnderTheOldName() throws {
+        let json = #"{"kind":"other","shortName":"Licence 17","fullName":"Flickr licence 17","flickrID":17}"#
+        let license = try JSONDecoder().decode(License.self, from: Data(json.utf8))
+        #expect(license.providerID == 17 && license.kind == .other)
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(license)) as? [String: Any])
+        #expect(object["providerID"] as? Int == 17 && object["flickrID"] == nil)
+        #expect(try JSONDecoder().decode(License.self, from: JSONEncoder().encode(license)) == license)
+    }
+
     @Test(arguments: [
         #"{"id":"1","owner":"o"}"#,
         #"{"id":"1","owner":"o","title":"","secret":"abc"}"#,
