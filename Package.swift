@@ -148,7 +148,7 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
-            "FlickrViewModels", "Downloads", "PhotoCore", "FlickrService", "OpenverseService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
+            "FlickrViewModels", "Downloads", "PhotoCore", "FlickrService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
