@@ -142,7 +142,7 @@ final class DownloadCredits: Sendable {
             creatorURL = photo.credit?.creatorURL?.absoluteString
             self.pageURL = pageURL?.absoluteString
             license = photo.credit?.license.map {
-                LicenseFields(id: $0.flickrID, name: $0.shortName, url: $0.url?.absoluteString)
+                LicenseFields(id: $0.providerID, name: $0.shortName, url: $0.url?.absoluteString)
             }
             self.attribution = attribution
             tags = photo.tags

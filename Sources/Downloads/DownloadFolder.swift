@@ -182,7 +182,8 @@ public struct DownloadFolder: Sendable {
     /// The file name without its extension.
     public static func baseName(for photo: Photo, size: PhotoSize) -> String {
         var parts = [safeComponent(photo.id)]
-        if !photo.secret.isEmpty { parts.append(safeComponent(photo.secret)) }
+        // The provider's `secret` key (Flickr's), as its own file names carry it.
+        if let secret = photo.providerKeys["secret"], !secret.isEmpty { parts.append(safeComponent(secret)) }
         if let suffix = size.urlSuffix { parts.append(suffix) }
         return fitted(parts.joined(separator: "_"))
     }

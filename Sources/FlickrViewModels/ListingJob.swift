@@ -82,7 +82,7 @@ public struct ListingJob: Sendable {
                     thumbnailURL: provider.imageURL(for: photo, size: thumbnailSize)?.absoluteString,
                     imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString,
                     license: photo.credit?.license?.shortName, licenseURL: photo.credit?.license?.url?.absoluteString,
-                    licenseID: photo.credit?.license?.flickrID, creator: photo.credit?.creator,
+                    licenseID: photo.credit?.license?.providerID, creator: photo.credit?.creator,
                     attribution: photo.credit.map { _ in photo.attributionLine(pageURL: provider.photoPageURL(for: photo)) }))
             }
             let last = query.lastServedPage(pages: result.pages, perPage: perPage, from: provider)

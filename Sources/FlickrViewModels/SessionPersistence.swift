@@ -97,10 +97,11 @@ final class SessionPersistence {
     private func rebased(_ page: PhotoPage, savedBy provider: String) -> PhotoPage {
         guard provider.hasSuffix("(sandbox)") else { return page }
         var page = page
-        // Flickr photos rebuild their URLs from their keys; other services'
-        // move to this run's sandbox (it may have had to take another port).
+        // Photos with provider keys (Flickr's) rebuild their URLs from them;
+        // other services' move to this run's sandbox (it may have had to
+        // take another port).
         for index in page.photos.indices {
-            if page.photos[index].flickr != nil {
+            if !page.photos[index].providerKeys.isEmpty {
                 page.photos[index].images = [:]
             } else if let sandboxOrigin {
                 page.photos[index].renditions = page.photos[index].renditions.map { rendition in

@@ -4,8 +4,9 @@ import Networking
 /// One photo of a result page, as the provider described it.
 ///
 /// Provider-neutral: the image files come as `renditions`, each with its own
-/// URL and size. What only Flickr has (secret, server, farm) sits in
-/// `flickr`, which other providers leave `nil`.
+/// URL and size. What only one provider needs to find the photo again
+/// (Flickr's secret and server) sits in `providerKeys`, opaque to the core:
+/// the provider reads and writes its own keys there.
 public struct Photo: Sendable, Hashable {
     public var id: String
     /// The owner's id at the provider (a Flickr NSID such as `12345678@N00`,
@@ -24,8 +25,9 @@ public struct Photo: Sendable, Hashable {
     /// Width over height of the whole photo, when known: lets a view reserve
     /// the right space before any image bytes arrive.
     public var aspectRatio: Double?
-    /// Flickr's keys for building image URLs; `nil` for other providers.
-    public var flickr: FlickrPhotoKeys?
+    /// What the provider needs to find the photo again or build its image
+    /// URLs, under the provider's own names; empty when it needs nothing.
+    public var providerKeys: [String: String] = [:]
     /// Creator, licence and source page, when the service says.
     public var credit: PhotoCredit?
     /// The tags the service lists with the result, when it lists any.
@@ -38,7 +40,7 @@ public struct Photo: Sendable, Hashable {
 
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
-        renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys? = nil,
+        renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, providerKeys: [String: String] = [:],
         credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false
     ) {
         self.isVideo = isVideo
@@ -51,28 +53,8 @@ public struct Photo: Sendable, Hashable {
         self.dateTaken = dateTaken
         self.renditions = renditions.sorted(by: Self.isSmaller)
         self.aspectRatio = aspectRatio ?? Self.aspectRatio(of: renditions)
-        self.flickr = flickr
+        self.providerKeys = providerKeys
         self.credit = credit
-    }
-}
-
-/// What Flickr needs to build a photo's image URLs on its static host
-/// (`{server}/{id}_{secret}_{suffix}.jpg`).
-public struct FlickrPhotoKeys: Sendable, Hashable, Codable {
-    public var secret: String
-    public var server: String
-    public var farm: Int?
-    /// The original's own secret and extension (`o` size), when Flickr
-    /// shows them to this caller.
-    public var originalSecret: String?
-    public var originalFormat: String?
-
-    public init(secret: String, server: String, farm: Int? = nil, originalSecret: String? = nil, originalFormat: String? = nil) {
-        self.secret = secret
-        self.server = server
-        self.farm = farm
-        self.originalSecret = originalSecret
-        self.originalFormat = originalFormat
     }
 }
 
@@ -93,56 +75,18 @@ public struct PhotoPage: Sendable, Hashable, Codable {
     }
 }
 
-// MARK: - Flickr conveniences
-
-extension Photo {
-    /// A Flickr photo from its keys, with the sizes Flickr sent by size key.
-    public init(
-        id: String, owner: String, ownerName: String? = nil, secret: String, server: String,
-        farm: Int? = nil, title: String, dateTaken: String? = nil,
-        images: [PhotoSize: PhotoImage] = [:]
-    ) {
-        self.init(
-            id: id, owner: owner, ownerName: ownerName, title: title, dateTaken: dateTaken,
-            renditions: images.map { $0.key.rendition(of: $0.value) },
-            flickr: FlickrPhotoKeys(secret: secret, server: server, farm: farm))
-    }
-
-    /// Flickr's secret, or "" for a photo from another provider.
-    public var secret: String {
-        get { flickr?.secret ?? "" }
-        set { updateFlickrKeys { $0.secret = newValue } }
-    }
-
-    /// Flickr's server, or "" for a photo from another provider.
-    public var server: String {
-        get { flickr?.server ?? "" }
-        set { updateFlickrKeys { $0.server = newValue } }
-    }
-
-    public var farm: Int? {
-        get { flickr?.farm }
-        set { updateFlickrKeys { $0.farm = newValue } }
-    }
-
-    private mutating func updateFlickrKeys(_ change: (inout FlickrPhotoKeys) -> Void) {
-        var keys = flickr ?? FlickrPhotoKeys(secret: "", server: "")
-        change(&keys)
-        flickr = keys
-    }
-}
-
 // MARK: - Codable
 
 /// Photos are saved in the session file. Files written before renditions
 /// existed (`secret`, `server`, `farm` and an `images` map at the top level)
-/// still load; anything else that does not fit throws, and the caller
-/// starts fresh.
+/// and before provider keys were opaque (a `flickr` object) still load, their
+/// keys under the same names; anything else that does not fit throws, and
+/// the caller starts fresh.
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
-        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, flickr, credit, tags, dateUploaded, isVideo
+        case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, providerKeys, credit, tags, dateUploaded, isVideo
         // Written by earlier versions.
-        case secret, server, farm, images
+        case secret, server, farm, images, flickr
     }
 
     public init(from decoder: any Decoder) throws {
@@ -154,11 +98,14 @@ extension Photo: Codable {
                                isCrop: PhotoSize(rawValue: key)?.isSquare ?? false)
             }
         }
-        var flickr = try container.decodeIfPresent(FlickrPhotoKeys.self, forKey: .flickr)
-        if flickr == nil, let secret = try container.decodeIfPresent(String.self, forKey: .secret) {
-            flickr = FlickrPhotoKeys(
-                secret: secret, server: try container.decode(String.self, forKey: .server),
-                farm: try container.decodeIfPresent(Int.self, forKey: .farm))
+        var keys = try container.decodeIfPresent([String: String].self, forKey: .providerKeys)
+        if keys == nil, let saved = try container.decodeIfPresent([String: SavedKey].self, forKey: .flickr) {
+            keys = saved.mapValues(\.text)
+        }
+        if keys == nil, let secret = try container.decodeIfPresent(String.self, forKey: .secret) {
+            var flat = ["secret": secret, "server": try container.decode(String.self, forKey: .server)]
+            flat["farm"] = try container.decodeIfPresent(Int.self, forKey: .farm).map(String.init)
+            keys = flat
         }
         self.init(
             id: try container.decode(String.self, forKey: .id),
@@ -168,7 +115,7 @@ extension Photo: Codable {
             dateTaken: try container.decodeIfPresent(String.self, forKey: .dateTaken),
             renditions: renditions,
             aspectRatio: try container.decodeIfPresent(Double.self, forKey: .aspectRatio),
-            flickr: flickr,
+            providerKeys: keys ?? [:],
             credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit),
             tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
             dateUploaded: try container.decodeIfPresent(Date.self, forKey: .dateUploaded),
@@ -184,10 +131,25 @@ extension Photo: Codable {
         try container.encodeIfPresent(dateTaken, forKey: .dateTaken)
         try container.encode(renditions, forKey: .renditions)
         try container.encodeIfPresent(aspectRatio, forKey: .aspectRatio)
-        try container.encodeIfPresent(flickr, forKey: .flickr)
+        if !providerKeys.isEmpty { try container.encode(providerKeys, forKey: .providerKeys) }
         try container.encodeIfPresent(credit, forKey: .credit)
         if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
         try container.encodeIfPresent(dateUploaded, forKey: .dateUploaded)
         if isVideo { try container.encode(true, forKey: .isVideo) }
+    }
+}
+
+/// One key of the `flickr` object earlier versions wrote: text, or a number
+/// (the farm), kept as text.
+private struct SavedKey: Decodable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer()
+        if let number = try? value.decode(Int.self) {
+            text = String(number)
+        } else {
+            text = try value.decode(String.self)
+        }
     }
 }

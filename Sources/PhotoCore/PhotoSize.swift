@@ -75,7 +75,7 @@ public enum PhotoSize: String, Sendable, Hashable, Codable, CaseIterable, Coding
         }
     }
 
-    func rendition(of image: PhotoImage) -> PhotoRendition {
+    public func rendition(of image: PhotoImage) -> PhotoRendition {
         PhotoRendition(label: rawValue, url: image.url, width: image.width, height: image.height, isCrop: isSquare)
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 6: whatever a server puts in a title, a name or a licence,
 /// `CREDITS.md` is inert Markdown: no live link, image, tag or emphasis, no
@@ -14,7 +15,7 @@ import Testing
     @Test func creditsKeepAHostileTitleAndOwnerInert() throws {
         let photo = Photo(
             id: "1", owner: "99@N00", ownerName: "[o](javascript:x)", title: Self.hostileTitle + " \u{202E}gnp.exe\u{202C} zero\u{200B}width tag\u{E0041}",
-            credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 4)))
+            credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 4)))
         let (_, text) = try DownloadHostileText.write([photo])
         let markup = DownloadHostileText.liveMarkup(in: text)
         #expect(markup.live.isEmpty, "\(markup.live)\n\(text)")
@@ -37,7 +38,7 @@ import Testing
 
     @Test func aTenThousandCharacterTitleIsCut() throws {
         let photo = Photo(id: "1", owner: "99@N00", ownerName: String(repeating: "o", count: 5_000), title: String(repeating: "t", count: 10_000),
-                          credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 4)))
+                          credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 4)))
         let (directory, text) = try DownloadHostileText.write([photo])
         let longest = text.split(separator: "\n").map(\.count).max() ?? 0
         #expect(longest < 1_000, "a line of \(longest) characters")
@@ -50,7 +51,7 @@ import Testing
 
     @Test func aServersLicenceNameIsNoHTMLInItsHeading() throws {
         // Flickr's licences.getInfo names licences the table does not know.
-        let license = LicenseTable.builtIn.merging(names: [(id: 99, name: "<img src=x onerror=alert(1)>", url: nil)]).flickr(id: 99)
+        let license = FlickrLicenseTable.builtIn.merging(names: [(id: 99, name: "<img src=x onerror=alert(1)>", url: nil)]).flickr(id: 99)
         let photo = Photo(id: "1", owner: "o", title: "Tram", credit: PhotoCredit(license: license))
         let (_, text) = try DownloadHostileText.write([photo])
         let heading = try #require(text.split(separator: "\n").first { $0.hasPrefix("## ") })

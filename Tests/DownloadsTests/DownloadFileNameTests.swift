@@ -5,6 +5,7 @@ import ImagePipeline
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 17, file names and listings: no invisible or reordering
 /// character reaches a file name, a server's long id still gives a name the

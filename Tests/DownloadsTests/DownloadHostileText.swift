@@ -7,6 +7,7 @@ import FoundationXML
 #endif
 import Sandbox
 import TestSupport
+import FlickrService
 
 /// Text a hostile server puts in titles, names and licence fields, pieced
 /// together by a seeded generator so that a failing case can be replayed.
@@ -46,7 +47,7 @@ enum DownloadHostileText {
     static func photo(_ random: inout SplitMix64, id: Int) -> Photo {
         let license = random.chance(0.5)
             ? LicenseTable.openverse(slug: random.pick(["by", "cc0", "pdm", "sampling+", text(&random)]), version: text(&random), url: nil)
-            : LicenseTable.builtIn.flickr(id: random.below(18))
+            : FlickrLicenseTable.builtIn.flickr(id: random.below(18))
         return Photo(
             id: "\(id)", owner: "99@N00", ownerName: text(&random), title: text(&random),
             credit: PhotoCredit(license: license, creator: random.chance(0.5) ? text(&random) : nil,

@@ -4,6 +4,7 @@ import Foundation
 import ImagePipeline
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 4: a file already in the folder is kept only when it is the
 /// photo wanted, byte for byte; a name held by another photo gets the next

@@ -5,6 +5,7 @@ import ImagePipeline
 import NIOConcurrencyHelpers
 import TestSupport
 import Testing
+import FlickrService
 
 /// Downloading an album or a photostream into a real folder, twice: what the
 /// second run keeps, repairs and names, and how videos are treated.

@@ -4,6 +4,7 @@ import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// Issue 29 item 5: whatever a server puts in a title or a name, `NAME.xmp`
 /// is well-formed XML (photo tools refuse the whole file otherwise).
@@ -19,7 +20,7 @@ import Testing
     @Test(arguments: ["Tram\(DownloadHostileText.scalar(0xFFFF))28", "\(DownloadHostileText.scalar(0xFFFE))Lisbon", "bell\u{7}", "esc\u{1B}[31m", "nul\u{0}", "form\u{C}feed"])
     func xmpOfAHostileTitleAndCreatorIsWellFormed(_ text: String) throws {
         let photo = Photo(id: "1", owner: "99@N00", ownerName: text, title: text,
-                          credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 4), creator: text))
+                          credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 4), creator: text))
         let (directory, _) = try DownloadHostileText.write([photo])
         let xmp = try Data(contentsOf: directory.url.appendingPathComponent("1.xmp"))
         #expect(StrictXML.error(in: xmp) == nil, "\(String(decoding: xmp, as: UTF8.self))")
@@ -41,11 +42,11 @@ import Testing
     /// Issue 29 item 8: `cc:license` names a licence's deed, never the help
     /// page Flickr links for All Rights Reserved.
     @Test func allRightsReservedPointsNoLicenceAtAHelpPage() {
-        let reserved = Photo(id: "1", owner: "o", title: "Tram", credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 0)))
+        let reserved = Photo(id: "1", owner: "o", title: "Tram", credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 0)))
         let xmp = DownloadCredits.xmp(reserved, pageURL: nil, attribution: "x")
         #expect(!xmp.contains("cc:license"), "\(xmp)")
         #expect(xmp.contains("<xmpRights:Marked>True</xmpRights:Marked>"))
-        let by = Photo(id: "2", owner: "o", title: "Tram", credit: PhotoCredit(license: LicenseTable.builtIn.flickr(id: 4)))
+        let by = Photo(id: "2", owner: "o", title: "Tram", credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 4)))
         #expect(DownloadCredits.xmp(by, pageURL: nil, attribution: "x")
             .contains("<cc:license rdf:resource=\"https://creativecommons.org/licenses/by/2.0/\"/>"))
     }

@@ -2,6 +2,7 @@ import PhotoCore
 @testable import Downloads
 import Foundation
 import Testing
+import FlickrService
 
 /// `--name`: the template's fields, its mistakes, and names every file
 /// system accepts.

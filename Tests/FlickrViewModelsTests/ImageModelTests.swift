@@ -4,6 +4,7 @@ import Foundation
 import ImagePipeline
 import TestSupport
 import Testing
+import FlickrService
 
 @MainActor
 @Suite struct ImageModelTests {

@@ -3,6 +3,7 @@ import PhotoCore
 import Foundation
 import TestSupport
 import Testing
+import FlickrService
 
 /// A session saved against the embedded sandbox comes back with Flickr's
 /// image URLs rebuilt for this run's server, and other services' kept.

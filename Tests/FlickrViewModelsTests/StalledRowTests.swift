@@ -6,6 +6,7 @@ import ImagePipeline
 import Sandbox
 import TestSupport
 import Testing
+import FlickrService
 
 /// A row waits for its cells, but not for a transfer that stalled after its
 /// headers: that cell is left pending (and redrawn later) and the row goes out.

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 @testable import PhotoCore
+import FlickrService
 
 /// TASL lines, as Creative Commons recommends them.
 @Suite struct AttributionTests {
     private let page = URL(string: "https://www.flickr.com/photos/ana/53624890009/")
-    private let table = LicenseTable.builtIn
+    private let table = FlickrLicenseTable.builtIn
 
     @Test func titleAuthorSourceAndLicence() {
         #expect(Attribution.line(title: "Lighthouse at dusk", author: "Ana Souza", source: page, license: table.flickr(id: 4))

@@ -98,14 +98,14 @@ import Testing
             Issue.record("no licence list in the recording")
             return
         }
-        #expect(licenses.count == LicenseTable.builtIn.byFlickrID.count)
+        #expect(licenses.count == FlickrLicenseTable.builtIn.byFlickrID.count)
         for license in licenses {
             let id = try #require(license["id"]?.lenientInteger)
-            let known = LicenseTable.builtIn.flickr(id: id)
+            let known = FlickrLicenseTable.builtIn.flickr(id: id)
             let name = known.kind.isCreativeCommonsLicence ? known.shortName : known.fullName
             #expect(name == license["name"]?.lenientString, "licence \(id)")
         }
-        #expect(LicenseTable.builtIn.flickr(id: 99).shortName == "Licence 99")
+        #expect(FlickrLicenseTable.builtIn.flickr(id: 99).shortName == "Licence 99")
     }
 
     // MARK: - getSizes

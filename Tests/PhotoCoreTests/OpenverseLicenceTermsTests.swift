@@ -2,6 +2,7 @@
 import Foundation
 import Sandbox
 import Testing
+import FlickrService
 
 /// Issue 29 item 8: Openverse's licence fields are read strictly (a version
 /// that is not a version leaves the terms unknown; deeds are built from
@@ -58,8 +59,8 @@ import Testing
     }
 
     @Test func everyBuiltInLicenceReadsBackFromItsShortName() {
-        for license in LicenseTable.builtIn.byFlickrID.values {
-            #expect(LicenseTable.builtIn.license(shortName: license.shortName) == license, "\(license.shortName)")
+        for license in FlickrLicenseTable.builtIn.byFlickrID.values {
+            #expect(FlickrLicenseTable.builtIn.license(shortName: license.shortName) == license, "\(license.shortName)")
         }
     }
 
@@ -81,8 +82,8 @@ import Testing
             #expect(license.url.map { $0.host == "creativecommons.org" && !$0.path.contains("..") } ?? true, "\(license.url?.absoluteString ?? "")")
             if license.kind != .other {
                 accepted += 1
-                #expect(LicenseTable.builtIn.license(shortName: license.shortName)?.kind == license.kind, "round \(round): \(license.shortName)")
-                #expect(LicenseTable.builtIn.license(shortName: license.shortName)?.url == license.url, "round \(round): \(license.shortName)")
+                #expect(FlickrLicenseTable.builtIn.license(shortName: license.shortName)?.kind == license.kind, "round \(round): \(license.shortName)")
+                #expect(FlickrLicenseTable.builtIn.license(shortName: license.shortName)?.url == license.url, "round \(round): \(license.shortName)")
             }
         }
         #expect(accepted > 500, "the generator reaches valid licences")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PhotoCore
+import FlickrService
 
 /// Photos are saved in the session file: today's format round-trips, files
 /// written before renditions existed still load, and broken ones fail with
@@ -49,7 +50,46 @@ import Testing
         let photo = Photo(id: "1", owner: "o", secret: "abc", server: "2", title: "")
         let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(photo)) as? [String: Any])
         #expect(object["secret"] == nil && object["images"] == nil)
-        #expect(Set(object.keys) == ["id", "owner", "title", "renditions", "flickr"])
+        #expect(Set(object.keys) == ["id", "owner", "title", "renditions", "providerKeys"])
+    }
+
+    /// A photo as the version before opaque provider keys wrote it: Flickr's
+    /// keys in a `flickr` object, the farm a number.
+    static let flickrObjectFormat = #"""
+        {"id":"7","owner":"o@N00","title":"Pier","renditions":[],"flickr":{"secret":"s7","server":"65535","farm":66,"originalSecret":"o7","originalFormat":"png"}}
+        """#
+
+    @Test func aSessionWithAFlickrObjectLoadsIntoProviderKeys() throws {
+        let photo = try JSONDecoder().decode(Photo.self, from: Data(Self.flickrObjectFormat.utf8))
+        #expect(photo.providerKeys == ["secret": "s7", "server": "65535", "farm": "66", "originalSecret": "o7", "originalFormat": "png"])
+        #expect(photo.flickr == FlickrPhotoKeys(secret: "s7", server: "65535", farm: 66, originalSecret: "o7", originalFormat: "png"))
+    }
+
+    @Test func providerKeysRoundTripUnderTheirOwnNames() throws {
+        let photo = Photo(id: "5", owner: "c1", title: "", providerKeys: ["token": "a b/c", "farm": "3"])
+        let data = try JSONEncoder().encode(photo)
+        let object = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["providerKeys"] as? [String: String] == ["token": "a b/c", "farm": "3"])
+        #expect(object["flickr"] == nil && object["secret"] == nil)
+        let decoded = try JSONDecoder().decode(Photo.self, from: data)
+        #expect(decoded == photo)
+        #expect(decoded.flickr == nil, "keys without a secret and server are not Flickr's")
+
+        let flickr = Photo(id: "6", owner: "o", secret: "abc", server: "2", farm: 9, title: "")
+        let again = try JSONDecoder().decode(Photo.self, from: JSONEncoder().encode(flickr))
+        #expect(again.providerKeys == ["secret": "abc", "server": "2", "farm": "9"])
+        #expect(again.flickr == FlickrPhotoKeys(secret: "abc", server: "2", farm: 9))
+    }
+
+    /// A licence as earlier versions saved it, its number under `flickrID`:
+    /// the number survives (sidecars print it, unknown ids are renamed by it).
+    @Test func aSavedLicenceKeepsItsNumberUnderTheOldName() throws {
+        let json = #"{"kind":"other","shortName":"Licence 17","fullName":"Flickr licence 17","flickrID":17}"#
+        let license = try JSONDecoder().decode(License.self, from: Data(json.utf8))
+        #expect(license.providerID == 17 && license.kind == .other)
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(license)) as? [String: Any])
+        #expect(object["providerID"] as? Int == 17 && object["flickrID"] == nil)
+        #expect(try JSONDecoder().decode(License.self, from: JSONEncoder().encode(license)) == license)
     }
 
     @Test(arguments: [
@@ -57,6 +97,8 @@ import Testing
         #"{"id":"1","owner":"o","title":"","secret":"abc"}"#,
         #"{"id":"1","owner":"o","title":"","renditions":[{"label":"q"}]}"#,
         #"{"id":"1","owner":"o","title":"","images":{"q":{"url":42}}}"#,
+        #"{"id":"1","owner":"o","title":"","providerKeys":{"secret":4}}"#,
+        #"{"id":"1","owner":"o","title":"","flickr":{"secret":["s"]}}"#,
     ])
     func brokenPhotosFailToDecode(_ json: String) {
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(Photo.self, from: Data(json.utf8)) }

@@ -30,7 +30,7 @@ import Testing
         // Flickr's names today are the built-in table's: short ones for the
         // Creative Commons licences, full ones for the others.
         for entry in decoded {
-            let known = LicenseTable.builtIn.flickr(id: entry.id)
+            let known = FlickrLicenseTable.builtIn.flickr(id: entry.id)
             #expect(entry.name == (known.kind.isCreativeCommonsLicence ? known.shortName : known.fullName), "id \(entry.id)")
             #expect(entry.url == known.url, "id \(entry.id)")
         }

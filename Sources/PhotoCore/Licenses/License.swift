@@ -1,7 +1,7 @@
 import Foundation
 
 /// The terms a work is shared under, as one value whatever the provider
-/// calls it: Flickr's licence ids, Openverse's slugs and versions.
+/// calls it (a provider's licence numbers, Openverse's slugs and versions).
 public struct License: Sendable, Hashable, Codable {
     /// What the terms allow, as Creative Commons names them.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -27,16 +27,17 @@ public struct License: Sendable, Hashable, Codable {
     /// The full name: "Creative Commons Attribution 2.0".
     public let fullName: String
     public let url: URL?
-    /// Flickr's id for these terms, when Flickr has one.
-    public let flickrID: Int?
+    /// The provider's own number for these terms, when it numbers them
+    /// (opaque here: the provider maps it, and sidecars print it).
+    public let providerID: Int?
 
-    public init(kind: Kind, version: String?, shortName: String, fullName: String, url: URL?, flickrID: Int? = nil) {
+    public init(kind: Kind, version: String?, shortName: String, fullName: String, url: URL?, providerID: Int? = nil) {
         self.kind = kind
         self.version = version
         self.shortName = shortName
         self.fullName = fullName
         self.url = url
-        self.flickrID = flickrID
+        self.providerID = providerID
     }
 
     /// A Creative Commons licence or tool (CC0), not the Public Domain Mark.
@@ -81,5 +82,36 @@ public struct License: Sendable, Hashable, Codable {
         case .other: shortName
         default: "CC " + kind.rawValue.uppercased()
         }
+    }
+}
+
+// The provider's number was saved as `flickrID` before it was neutral:
+// sessions written then keep it.
+extension License {
+    private enum CodingKeys: String, CodingKey {
+        case kind, version, shortName, fullName, url, providerID
+        case flickrID
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            kind: try container.decode(Kind.self, forKey: .kind),
+            version: try container.decodeIfPresent(String.self, forKey: .version),
+            shortName: try container.decode(String.self, forKey: .shortName),
+            fullName: try container.decode(String.self, forKey: .fullName),
+            url: try container.decodeIfPresent(URL.self, forKey: .url),
+            providerID: try container.decodeIfPresent(Int.self, forKey: .providerID)
+                ?? container.decodeIfPresent(Int.self, forKey: .flickrID))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encodeIfPresent(version, forKey: .version)
+        try container.encode(shortName, forKey: .shortName)
+        try container.encode(fullName, forKey: .fullName)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encodeIfPresent(providerID, forKey: .providerID)
     }
 }

@@ -31,7 +31,7 @@ public enum FlickrDetailsDecoder {
             dateUploaded: (dates?["posted"]?.lenientInteger ?? members["dateuploaded"]?.lenientInteger)
                 .map { Date(timeIntervalSince1970: TimeInterval($0)) },
             views: members["views"]?.lenientInteger,
-            license: members["license"]?.lenientInteger.map(LicenseTable.builtIn.flickr(id:)),
+            license: members["license"]?.lenientInteger.map(FlickrLicenseTable.builtIn.flickr(id:)),
             pageURL: photoPage(FlickrResponseDecoder.first(members["urls"])?["url"])
                 ?? FlickrProvider.photoPageURL(owner: pathAlias ?? ownerID ?? "", photoID: id))
     }

@@ -32,7 +32,7 @@ extension FlickrProvider {
     /// Flickr's licence names now: from a copy on disk younger than a week,
     /// else from `flickr.photos.licenses.getInfo` (then saved), else the
     /// built-in table. Never throws: the built-in table is the fallback.
-    public func licenses(cache file: URL?, now: Date = Date()) async -> LicenseTable {
+    public func licenses(cache file: URL?, now: Date = Date()) async -> FlickrLicenseTable {
         if let file, let saved = Self.savedLicenses(file, now: now) { return saved }
         do {
             let url = try requestURL(method: "flickr.photos.licenses.getInfo", parameters: [])
@@ -44,7 +44,7 @@ extension FlickrProvider {
                     try? data.write(to: file, options: .atomic)
                 }
             }
-            return LicenseTable.builtIn.merging(names: names)
+            return FlickrLicenseTable.builtIn.merging(names: names)
         } catch {
             return .builtIn
         }
@@ -59,14 +59,14 @@ extension FlickrProvider {
         var url: URL?
     }
 
-    private static func savedLicenses(_ file: URL, now: Date) -> LicenseTable? {
+    private static func savedLicenses(_ file: URL, now: Date) -> FlickrLicenseTable? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
               let modified = attributes[.modificationDate] as? Date,
               now.timeIntervalSince(modified) < licenseCacheAge, now >= modified,
               let data = try? Data(contentsOf: file),
               let saved = try? JSONDecoder().decode([SavedLicense].self, from: data), !saved.isEmpty
         else { return nil }
-        return LicenseTable.builtIn.merging(names: saved.map { ($0.id, $0.name, $0.url) })
+        return FlickrLicenseTable.builtIn.merging(names: saved.map { ($0.id, $0.name, $0.url) })
     }
 }
 
@@ -77,12 +77,12 @@ extension FlickrProvider {
     /// named from it. So a licence Flickr adds shows its real name, at the
     /// cost of one call a week, and only when one turns up.
     func relicensed(_ page: PhotoPage) async -> PhotoPage {
-        let unknown = page.photos.contains { $0.credit?.license?.kind == .other && $0.credit?.license?.flickrID != nil }
+        let unknown = page.photos.contains { $0.credit?.license?.kind == .other && $0.credit?.license?.providerID != nil }
         guard unknown else { return page }
         let table = await licenseNames.table { await licenses(cache: licenseCache) }
         var page = page
         for index in page.photos.indices {
-            guard let id = page.photos[index].credit?.license?.flickrID else { continue }
+            guard let id = page.photos[index].credit?.license?.providerID else { continue }
             page.photos[index].credit?.license = table.flickr(id: id)
         }
         return page
@@ -91,9 +91,9 @@ extension FlickrProvider {
 
 /// Flickr's licence list, read at most once a run by every copy of a provider.
 final class LicenseNames: Sendable {
-    private let reading = NIOLockedValueBox<Task<LicenseTable, Never>?>(nil)
+    private let reading = NIOLockedValueBox<Task<FlickrLicenseTable, Never>?>(nil)
 
-    func table(_ read: @escaping @Sendable () async -> LicenseTable) async -> LicenseTable {
+    func table(_ read: @escaping @Sendable () async -> FlickrLicenseTable) async -> FlickrLicenseTable {
         let task = reading.withLockedValue { task in
             if let task { return task }
             let started = Task { await read() }
@@ -101,15 +101,5 @@ final class LicenseNames: Sendable {
             return started
         }
         return await task.value
-    }
-}
-
-extension LicenseTable {
-    /// The licence with Flickr's id `id`; an unknown id gets a licence
-    /// named after it (so a new id shows, not a blank).
-    public func flickr(id: Int) -> License {
-        byFlickrID[id] ?? License(
-            kind: .other, version: nil, shortName: "Licence \(id)", fullName: "Flickr licence \(id)", url: nil,
-            flickrID: id)
     }
 }

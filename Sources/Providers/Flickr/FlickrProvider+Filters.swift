@@ -23,7 +23,7 @@ extension FlickrProvider {
         parameters.append(("media", "photos"))
         if !filters.licenses.isEmpty {
             let kinds = filters.licenses.reduce(into: Set<License.Kind>()) { $0.formUnion($1.kinds) }
-            parameters.append(("license", LicenseTable.builtIn.flickrIDs(of: kinds).map(String.init).joined(separator: ",")))
+            parameters.append(("license", FlickrLicenseTable.builtIn.flickrIDs(of: kinds).map(String.init).joined(separator: ",")))
         }
         if let taken = filters.taken {
             if let from = taken.from { parameters.append(("min_taken_date", from.firstDay + " 00:00:00")) }

@@ -197,7 +197,7 @@ public enum FlickrResponseDecoder {
         // The `license` extra: the terms, the owner and the page to credit.
         let credit = members["license"]?.lenientInteger.map { license in
             PhotoCredit(
-                license: LicenseTable.builtIn.flickr(id: license), creator: ownerName,
+                license: FlickrLicenseTable.builtIn.flickr(id: license), creator: ownerName,
                 pageURL: FlickrProvider.photoPageURL(owner: nonEmpty(members["pathalias"]) ?? owner, photoID: id),
                 source: "flickr")
         }

@@ -4,6 +4,7 @@ import Testing
 @testable import PhotoCore
 @testable import Networking
 @testable import OpenverseService
+import FlickrService
 
 /// `OpenverseProvider` over real loopback HTTP: the recorded pages as
 /// `Photo`s, retries and waits, details, and what it refuses.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import PhotoCore
 @testable import ShutterstockService
+import FlickrService
 
 /// Shutterstock images as `Photo`s: which rendition each size gets, what
 /// `/open` shows, and the page a person opens.

@@ -3,6 +3,7 @@ import PhotoCore
 import Foundation
 @testable import TerminalUI
 import Testing
+import FlickrService
 
 /// `/open` tells a person to copy the credit line: it and the page link are
 /// shown whole, wrapped to the window, never cut with "…".
@@ -10,7 +11,7 @@ import Testing
     @Test func theCreditLineWrapsInFullAtTheWindowsWidth() throws {
         let details = PhotoDetails(
             id: "51234", title: "Evening light over the harbour at Kyoto, with the ferries coming in",
-            ownerRealName: "Ana Souza", license: LicenseTable.builtIn.flickr(id: 4),
+            ownerRealName: "Ana Souza", license: FlickrLicenseTable.builtIn.flickr(id: 4),
             pageURL: URL(string: "https://www.flickr.com/photos/anasouza/51234/"))
         let facts = PhotoFacts(details)
         let credit = "credit: " + TextSanitizer.sanitize(facts.attribution, maximumLength: 2_000)

@@ -5,6 +5,7 @@ import ImagePipeline
 @testable import TerminalUI
 import TestSupport
 import Testing
+import FlickrService
 
 /// A preheat stops without leaving anything behind: the app shuts the image
 /// pipeline down right after, and a render still holding its page would
