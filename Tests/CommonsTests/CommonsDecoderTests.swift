@@ -116,8 +116,8 @@ import Testing
         let license = try #require(CommonsLicense.terms(shortName: shortName, code: code, url: url))
         #expect(license.shortName == shown)
         #expect(license.kind == kind)
-        #expect(license.flickrID == nil, "a Commons file has no Flickr licence id")
-        if let table = LicenseTable.builtIn.license(shortName: shown) {
+        #expect(license.providerID == nil, "a Commons file has no Flickr licence id")
+        if let table = LicenseTable.standard(shortName: shown) {
             #expect([license.kind, license.version, license.shortName, license.fullName, license.url]
                         == [table.kind, table.version, table.shortName, table.fullName, table.url] as [AnyHashable?],
                     "one of the table's licences is the table's")

@@ -41,12 +41,10 @@ enum CommonsLicense {
         return fromTable("CC0 1.0")
     }
 
-    /// The table's licence of that name, without Flickr's id for it: a
-    /// Commons file has no Flickr licence id, and `--json` would print one.
+    /// The standard licence of that name; it carries no provider's id (a
+    /// Commons file has no Flickr licence id, and `--json` would print one).
     private static func fromTable(_ shortName: String) -> License? {
-        LicenseTable.builtIn.license(shortName: shortName).map {
-            License(kind: $0.kind, version: $0.version, shortName: $0.shortName, fullName: $0.fullName, url: $0.url)
-        }
+        LicenseTable.standard(shortName: shortName)
     }
 
     /// `cc-by-sa-4.0`, `cc0`, `cc-zero`: the template code, when the short
