@@ -7,33 +7,54 @@ extension EndToEnd {
     /// Every provider keeps every capability through every `/provider`
     /// switch, with no credentials: Flickr and Shutterstock on the embedded
     /// sandbox (started on first use when not chosen at launch), Openverse
-    /// on the harness's.
+    /// and Commons on the harness's.
     @Suite("Switching providers")
     struct ProviderSwitch {
         /// What a provider is shown as and can do, as the app says it.
         struct Target: Sendable {
             let id: String
             let displayName: String
-            let hasRecent: Bool
+            /// The sentence `/recent` answers when it has no recent photos.
+            let noRecent: String?
             /// The sentence `/user` answers when it has no photostreams.
             let noPeople: String?
         }
 
-        static let flickr = Target(id: "flickr", displayName: "Flickr (sandbox)", hasRecent: true, noPeople: nil)
+        static let flickr = Target(id: "flickr", displayName: "Flickr (sandbox)", noRecent: nil, noPeople: nil)
         static let shutterstock = Target(
-            id: "shutterstock", displayName: "Shutterstock (sandbox)", hasRecent: true,
+            id: "shutterstock", displayName: "Shutterstock (sandbox)", noRecent: nil,
             noPeople: "Shutterstock has no albums or photostreams")
         static let openverse = Target(
-            id: "openverse", displayName: "Openverse at 127.0.0.1", hasRecent: false,
+            id: "openverse", displayName: "Openverse at 127.0.0.1", noRecent: "Openverse has no recent photos",
             noPeople: "Openverse has no albums or photostreams")
+        static let commons = Target(
+            id: "commons", displayName: "Wikimedia Commons at 127.0.0.1", noRecent: "Wikimedia Commons has no recent photos",
+            noPeople: "Wikimedia Commons has no albums or photostreams")
 
-        /// From each launch, a walk that takes every ordered pair of the
-        /// three once: f→s→o→f→o→s→f, rotated to start at the launch's.
-        static let walks: [[Target]] = [
-            [flickr, shutterstock, openverse, flickr, openverse, shutterstock, flickr],
-            [openverse, flickr, openverse, shutterstock, flickr, shutterstock, openverse],
-            [shutterstock, openverse, flickr, openverse, shutterstock, flickr, shutterstock],
-        ]
+        /// From each launch, a walk that takes every ordered pair of the four
+        /// once (twelve switches, an Euler circuit of the complete graph),
+        /// rotated to start at the launch's provider.
+        static let walks: [[Target]] = {
+            let circuit = [flickr, shutterstock, openverse, commons, flickr, openverse, shutterstock, commons,
+                           openverse, flickr, commons, shutterstock]
+            return (0..<4).map { start in
+                let first = circuit.firstIndex { $0.id == [flickr, shutterstock, openverse, commons][start].id } ?? 0
+                let rotated = Array(circuit[first...] + circuit[..<first])
+                return rotated + [rotated[0]]
+            }
+        }()
+
+        /// The walks above cover every ordered pair: a table that forgot one
+        /// would leave a switch untested.
+        @Test func theWalksTakeEveryOrderedPair() {
+            let all = [Self.flickr, Self.shutterstock, Self.openverse, Self.commons].map(\.id)
+            for walk in Self.walks {
+                let pairs = Set(zip(walk, walk.dropFirst()).map { "\($0.id)→\($1.id)" })
+                let wanted = Set(all.flatMap { from in all.filter { $0 != from }.map { "\(from)→\($0)" } })
+                #expect(pairs == wanted)
+                #expect(walk.count == wanted.count + 1)
+            }
+        }
 
         @Test(arguments: walks)
         func everyProviderKeepsEveryCapabilityThroughEverySwitch(_ walk: [Target]) async throws {
@@ -42,6 +63,7 @@ extension EndToEnd {
                 // No key, no --api-url: Flickr and Shutterstock are the embedded sandbox.
                 var environment = app.environment
                 environment["OPENVERSE_API_URL"] = sandbox.baseURL.absoluteString
+                environment["COMMONS_API_URL"] = sandbox.baseURL.appendingPathComponent("w/api.php").absoluteString
                 let process = try PTYProcess(
                     executable: try Binaries.flickr,
                     arguments: ["--provider", walk[0].id, "--live-delay", "0", "--layout", "list", "--images", "none"],
@@ -66,6 +88,7 @@ extension EndToEnd {
 
         /// Search, recent, details, people and albums, and link reading,
         /// each where the target has it (its own sentence where not).
+        /// Commons reads its own file links; the pty tests of Commons paste one.
         private func use(_ target: Target, in process: PTYProcess) async throws {
             func expect(_ command: String, shows wanted: String) async throws {
                 let mark = process.mark()
@@ -76,11 +99,7 @@ extension EndToEnd {
             }
             try await expect("kittens", shows: "\(target.displayName) · “kittens” · page 1 of")
             try await expect("/open 1", shows: "#1 ")
-            if target.hasRecent {
-                try await expect("/recent", shows: "recent photos · page 1 of")
-            } else {
-                try await expect("/recent", shows: "\(target.id == "openverse" ? "Openverse" : target.id) has no recent photos")
-            }
+            try await expect("/recent", shows: target.noRecent ?? "recent photos · page 1 of")
             let person = "photos of \(SandboxWellKnown.realName) · page 1 of"
             if let noPeople = target.noPeople {
                 try await expect("/user \(SandboxWellKnown.pathAlias)", shows: noPeople)
