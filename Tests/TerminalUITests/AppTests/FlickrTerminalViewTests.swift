@@ -141,12 +141,19 @@ import Testing
         text.contains("\(cell.number) " + TextSanitizer.sanitize(PageGeometry.title(of: cell)).prefix(6))
     }
 
-    /// Thumbnails that take seconds each (1 KB/s), drawn with symbols.
-    private static let slowLine: (inout SandboxConfiguration) -> Void = { $0.throttleKBps = 1 }
+    /// Thumbnails that send their head and then nothing until the client
+    /// leaves, drawn with symbols: page 1 is still loading when the test asks
+    /// for more, however slow the machine (a slow but moving line let a busy
+    /// CI machine finish every thumbnail before Enter was typed).
+    private static let stalledThumbnails: (inout SandboxConfiguration) -> Void = {
+        $0.faults.rate = 1
+        $0.faults.kind = .stall
+        $0.faults.scope = .images
+    }
     private static let symbols = TerminalGraphics(mode: .symbols, colors: .truecolor)
 
     @Test func enterPrintsTheWaitingRowsAndTheNextPageWithoutWaitingForThumbnails() async throws {
-        try await withView(Self.slowLine, graphics: Self.symbols) { _, terminal, viewModel, _ in
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
             terminal.type("sunset")
             try await waitFor(terminal, "“sunset” · page 1 of")
             terminal.type("")
@@ -165,7 +172,7 @@ import Testing
     }
 
     @Test func aNewSearchPrintsTheRowsStillWaitingWithWhatTheyHave() async throws {
-        try await withView(Self.slowLine, graphics: Self.symbols) { _, terminal, viewModel, _ in
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
             terminal.type("kittens")
             try await waitFor(terminal, "“kittens” · page 1 of")
             let cells = viewModel.cells
