@@ -159,7 +159,7 @@ let package = Package(
                     swiftSettings: testSettings),
         .testTarget(name: "DownloadsTests", dependencies: [
             "Downloads", "PhotoCore", "FlickrService", "OpenverseService", "Networking", "ImagePipeline", "Sandbox", "TestSupport",
-            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "Platform", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [

@@ -1,6 +1,7 @@
 import PhotoCore
 import Foundation
 import ImagePipeline
+import Platform
 import NIOConcurrencyHelpers
 
 /// `flickr download`: fetches pages one ahead of the images being downloaded

@@ -2,6 +2,7 @@ import PhotoCore
 @testable import Downloads
 import Foundation
 import ImagePipeline
+import Platform
 import TestSupport
 import Testing
 import FlickrService

@@ -1,45 +1,86 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4) of a file's bytes: how a later download tells that
-/// the file under a name is still the one this app wrote there. The project
-/// links no crypto library for this one use.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4): how a later download tells that the file under a
+/// name is still the one this app wrote there, and how an upload knows a
+/// file it sent before. The project links no crypto library for this.
+public enum SHA256 {
     /// The digest as 64 lowercase hex digits.
-    static func hex(_ data: Data) -> String {
-        digest(data).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + text : text
-        }.joined()
+    public static func hex(_ data: Data) -> String {
+        var hasher = Hasher()
+        hasher.update(data)
+        return hasher.finalizeHex()
     }
 
-    static func digest(_ data: Data) -> [UInt8] {
-        var state: [UInt32] = [
+    public static func digest(_ data: Data) -> [UInt8] {
+        var hasher = Hasher()
+        hasher.update(data)
+        return hasher.finalize()
+    }
+
+    /// A digest fed piece by piece, so a file is hashed without holding it whole.
+    public struct Hasher: Sendable {
+        private var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        var schedule = [UInt32](repeating: 0, count: 64)
-        let length = data.count
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        private var schedule = [UInt32](repeating: 0, count: 64)
+        /// Bytes not yet making a whole block.
+        private var pending: [UInt8] = []
+        /// Bytes fed so far (the padding states it in bits, modulo 2^64).
+        private var length: UInt64 = 0
+
+        public init() {}
+
+        public mutating func update(_ data: some DataProtocol) {
+            length &+= UInt64(data.count)
+            for region in data.regions {
+                region.withUnsafeBytes { bytes in feed(bytes) }
+            }
+        }
+
+        private mutating func feed(_ bytes: UnsafeRawBufferPointer) {
             var offset = 0
-            // Whole blocks straight from the data.
-            while offset + 64 <= length {
-                compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
+            // Top up a partial block first, then whole blocks straight from the bytes.
+            if !pending.isEmpty {
+                let taken = min(64 - pending.count, bytes.count)
+                pending += bytes[0..<taken]
+                offset = taken
+                guard pending.count == 64 else { return }
+                pending.withUnsafeBytes { block in SHA256.compress(&state, &schedule, block) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while offset + 64 <= bytes.count {
+                SHA256.compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
                 offset += 64
             }
+            pending += bytes[offset...]
+        }
+
+        /// The digest of everything fed; the hasher is spent after it.
+        public mutating func finalize() -> [UInt8] {
             // The tail, the 0x80 marker and the length in bits: one or two blocks.
-            var tail = [UInt8](bytes[offset..<length])
+            var tail = pending
             tail.append(0x80)
             while tail.count % 64 != 56 { tail.append(0) }
-            let bits = UInt64(length).multipliedReportingOverflow(by: 8).partialValue
+            let bits = length.multipliedReportingOverflow(by: 8).partialValue
             for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
             tail.withUnsafeBytes { padded in
                 var start = 0
                 while start < padded.count {
-                    compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
+                    SHA256.compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
                     start += 64
                 }
             }
+            pending = []
+            return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+
+        /// `finalize()` as 64 lowercase hex digits.
+        public mutating func finalizeHex() -> String {
+            finalize().map { byte in
+                let text = String(byte, radix: 16)
+                return byte < 0x10 ? "0" + text : text
+            }.joined()
+        }
     }
 
     private static let roundConstants: [UInt32] = [
@@ -57,7 +98,7 @@ enum SHA256 {
         (value >> count) | (value << (32 - count))
     }
 
-    private static func compress(_ state: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
+    fileprivate static func compress(_ state: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
         for index in 0..<16 {
             let at = index * 4
             w[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
