@@ -1,0 +1,127 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+// MARK: - Streamed POST (uploads)
+
+extension NetworkManager {
+    /// A request body sent piece by piece: bytes held in memory (a form's
+    /// text fields, part headers) and files read from disk as they are sent,
+    /// so a photo of hundreds of megabytes is never held whole.
+    public struct StreamedBody: Sendable {
+        public enum Piece: Sendable {
+            case bytes([UInt8])
+            /// The first `length` bytes of the file at `path`.
+            case file(path: String, length: Int)
+        }
+
+        public var pieces: [Piece]
+
+        public init(_ pieces: [Piece]) {
+            self.pieces = pieces
+        }
+
+        /// Bytes in all, for `Content-Length` (saturating: lengths come from the disk).
+        public var length: Int {
+            pieces.reduce(0) { total, piece in
+                switch piece {
+                case .bytes(let bytes): total.addingReportingOverflow(bytes.count).overflow ? .max : total + bytes.count
+                case .file(_, let length): total.addingReportingOverflow(length).overflow ? .max : total + length
+                }
+            }
+        }
+    }
+
+    /// Called as the body goes out: bytes handed to the connection so far, and the total.
+    public typealias SendProgress = @Sendable (_ sent: Int, _ total: Int) -> Void
+
+    /// How much of a file is read and written at once.
+    static let uploadChunkSize = 256 << 10
+
+    /// POSTs `body` with `contentType` and returns the whole answer.
+    ///
+    /// The same transport and errors as `get`. The whole-request deadline
+    /// grows with the body, a floor of 256 KB/s past `requestTimeout`, so a
+    /// large photo on a slow line is not cut off for being large. A file that
+    /// cannot be read (or ends before its stated length) fails the request
+    /// with `.other`. Messages name the host only; the body is never logged.
+    public func post(
+        _ url: URL,
+        body: StreamedBody,
+        contentType: String,
+        headers: [(String, String)] = [],
+        maxBytes: Int = 1 << 20,
+        errorBodies: Bool = false,
+        progress: SendProgress? = nil
+    ) async throws(NetworkError) -> Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidURL("only http and https URLs can be fetched")
+        }
+        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
+        let hostLabel = url.port.map { "\(host):\($0)" } ?? host
+
+        var fields = HTTPHeaders([("User-Agent", configuration.userAgent), ("Content-Type", contentType)])
+        for (name, value) in headers { fields.add(name: name, value: value) }
+        let total = body.length
+        let stream = HTTPClient.Body.stream(contentLength: Int64(total)) { writer in
+            let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
+            promise.completeWithTask {
+                try await Self.send(body, to: writer, host: hostLabel, total: total, progress: progress)
+            }
+            return promise.futureResult
+        }
+
+        do {
+            if Task.isCancelled { throw NetworkError.cancelled }
+            let request = try HTTPClient.Request(url: url.absoluteString, method: .POST, headers: fields, body: stream)
+            let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: nil)
+            let allowance = Duration.seconds(total / (256 << 10))
+            let timeout = (configuration.requestTimeout + allowance).components
+            let deadline = NIODeadline.now() + .seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
+            let task = client.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            throw Self.classify(error, host: hostLabel)
+        }
+    }
+
+    /// Writes every piece in order, one chunk at a time: the next chunk is
+    /// read only once the connection took the last, so memory stays at a chunk.
+    private static func send(
+        _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, progress: SendProgress?
+    ) async throws {
+        var sent = 0
+        progress?(0, total)
+        for piece in body.pieces {
+            switch piece {
+            case .bytes(let bytes):
+                try await writer.write(.byteBuffer(ByteBuffer(bytes: bytes))).get()
+                sent += bytes.count
+                progress?(sent, total)
+            case .file(let path, let length):
+                guard let file = FileHandle(forReadingAtPath: path) else {
+                    throw NetworkError.other("the file being sent could not be opened", host: host)
+                }
+                defer { try? file.close() }
+                var left = length
+                while left > 0 {
+                    if Task.isCancelled { throw NetworkError.cancelled }
+                    let chunk = (try? file.read(upToCount: min(left, uploadChunkSize))) ?? nil
+                    guard let chunk, !chunk.isEmpty else {
+                        throw NetworkError.other("the file being sent ended early (was it changed meanwhile?)", host: host)
+                    }
+                    try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                    left -= chunk.count
+                    sent += chunk.count
+                    progress?(sent, total)
+                }
+            }
+        }
+    }
+}
