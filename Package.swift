@@ -85,7 +85,7 @@ let package = Package(
         // The registry of providers and the connector that sets them up.
         .target(name: "Services", dependencies: [
             "PhotoCore", "Networking", "Sandbox", "FlickrService", "ShutterstockService", "OpenverseService",
-            "CommonsService",
+            "CommonsService", "Platform", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
         // Decoders for every format a provider serves (JPEG, PNG, GIF, WebP).
         .target(name: "ImageCodecs", dependencies: ["CTurboJPEG", "CPNG", "CPNGRows", "CGIF", "CWebP"], swiftSettings: strict),
