@@ -28,6 +28,7 @@ struct FlickrCommand: AsyncParsableCommand {
             LoginCommand.self,
             WhoamiCommand.self,
             LogoutCommand.self,
+            UploadCommand.self,
         ],
         defaultSubcommand: BrowseCommand.self)
 
