@@ -1,5 +1,6 @@
 import FlickrService
 import Foundation
+import Networking
 import PhotoCore
 
 /// What `flickr upload` was asked to set on every photo, checked before
@@ -101,7 +102,7 @@ public struct FlickrUploadJob: Sendable {
         }
         let form = FlickrUploadForm(fields: settings.fields(for: path), filePath: path, fileLength: length,
                                     fileName: (path as NSString).lastPathComponent)
-        printer.started(path, length: length)
+        printer.started(path, length: form.body.length)
         let id: String
         do {
             id = try await session.oauth.upload(form, account: account) { sent, total in

@@ -1,0 +1,249 @@
+import Foundation
+import Networking
+import Sandbox
+import Testing
+import TestSupport
+
+extension EndToEnd {
+    /// `flickr upload`: the real binary, signed in to a sandbox over loopback,
+    /// with real folders; what arrived is checked with signed calls of our own.
+    @Suite("Uploading", .timeLimit(.minutes(4)))
+    struct Uploading {
+        static let key = "0123456789abcdef0123456789abcdef"
+        static let secret = "upload-secret/with+odd&chars"
+
+        /// The app, its environment and its provider flags, signed in as the sandbox's test user.
+        struct SignedIn {
+            var app: FlickrApp
+            var sandbox: SandboxHarness
+            var environment: [String: String]
+            var provider: [String]
+
+            func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> ProcessRunner.Result {
+                try await ProcessRunner.run(try Binaries.flickr, arguments: ["upload"] + arguments + provider,
+                                            environment: environment.merging(extra) { $1 })
+            }
+
+            var accountFile: String { (environment["XDG_CONFIG_HOME"] ?? "") + "/flickr/flickr-account.json" }
+            var recordFile: URL { app.stateDirectory.appendingPathComponent("flickr/uploads.json") }
+
+            func storedToken() throws -> (token: String, secret: String) {
+                let data = try Data(contentsOf: URL(fileURLWithPath: accountFile))
+                let fields = try #require(try JSONSerialization.jsonObject(with: data) as? [String: String])
+                return (fields["oauth_token"] ?? "", fields["oauth_token_secret"] ?? "")
+            }
+
+            /// A REST call signed with the stored token, its JSON answer.
+            func signedCall(_ method: String, _ parameters: [(String, String)] = []) async throws -> [String: Any] {
+                let (token, tokenSecret) = try storedToken()
+                let signer = OAuthSigner(consumerKey: Uploading.key, consumerSecret: Uploading.secret, token: token,
+                                         tokenSecret: tokenSecret)
+                let form = [("method", method), ("format", "json"), ("nojsoncallback", "1")] + parameters
+                let network = NetworkManager()
+                let answer = try await network.post(
+                    sandbox.restURL, form: form, headers: [signer.authorizationHeader(method: "POST", url: sandbox.restURL, form: form)])
+                await network.shutdown()
+                return try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            }
+
+            func myPhotos() async throws -> [[String: Any]] {
+                let answer = try await signedCall("flickr.people.getPhotos", [("user_id", "me"), ("per_page", "50")])
+                return (answer["photos"] as? [String: Any])?["photo"] as? [[String: Any]] ?? []
+            }
+        }
+
+        private func withApp(signIn: Bool = true, _ body: (SignedIn) async throws -> Void) async throws {
+            var configuration = sandboxConfiguration(latency: .zero, requiredAPIKey: Self.key)
+            configuration.flickrAPISecret = Self.secret
+            try await SandboxHarness.with(configuration) { sandbox in
+                let app = try FlickrApp(sandbox: sandbox, apiKey: Self.key)
+                var environment = app.environment
+                environment["XDG_CONFIG_HOME"] = app.home.url.appendingPathComponent("config").path
+                environment["FLICKR_API_SECRET"] = Self.secret
+                let provider = ["--api-url", sandbox.restURL.absoluteString, "--api-key", Self.key]
+                if signIn {
+                    let started = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--no-wait"] + provider,
+                                                              environment: environment)
+                    let address = try #require(URL(string: started.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
+                    let page = try await sandbox.text(of: address)
+                    let start = try #require(page.range(of: "<span id=\"verifier\">"))
+                    let code = String(page[start.upperBound...].prefix { $0 != "<" })
+                    let finished = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--verifier", code] + provider,
+                                                               environment: environment)
+                    #expect(finished.status == .exited(0), "\(finished.transcript)")
+                }
+                try await body(SignedIn(app: app, sandbox: sandbox, environment: environment, provider: provider))
+            }
+        }
+
+        private func jsonLines(_ text: String) throws -> [[String: Any]] {
+            try text.split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            }
+        }
+
+        @Test func aFolderGoesUpPrivatelyWithItsLicenceAndAlbumAndASecondRunSendsNothing() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-folder")
+                try TinyJPEG.make(size: 3_000, fill: 1).write(to: folder.url.appendingPathComponent("harbour.jpg"))
+                // A photo without an extension is found by its bytes; a name that would drive a terminal is made safe.
+                try TinyJPEG.make(size: 3_000, fill: 2).write(to: folder.url.appendingPathComponent("quay\u{1B}[31m"))
+                try Data("not a photo".utf8).write(to: folder.url.appendingPathComponent("notes.jpg"))
+                _ = try folder.subdirectory("raw")
+
+                let first = try await signedIn.run([folder.path, "--json", "--license", "by-nc", "--album", "Harbour walks",
+                                                    "--tags", "quay night"])
+                #expect(first.status == .exited(0), "\(first.transcript)")
+                let lines = try jsonLines(first.outputText)
+                #expect(lines.compactMap { ($0["file"] as? String).map { ($0 as NSString).lastPathComponent } }
+                        == ["harbour.jpg", "notes.jpg", "quay\u{1B}[31m", "raw"])
+                let uploaded = lines.filter { $0["id"] != nil }
+                #expect(uploaded.count == 2 && lines.filter { $0["skipped"] != nil }.count == 2)
+                let nsid = signedIn.sandbox.catalog.wellKnownOwner.nsid
+                for line in uploaded {
+                    let id = try #require(line["id"] as? String)
+                    #expect(line["url"] as? String == "https://www.flickr.com/photos/\(nsid)/\(id)/")
+                }
+                #expect(!first.outputText.contains("\u{1B}"), "the escape is written as \\u001b in JSON")
+                #expect(!first.errorText.contains("\r"), "no progress line when standard error is not a terminal")
+                #expect(first.errorText.contains("Uploaded 2; skipped 2"), "\(first.errorText)")
+
+                let ids = uploaded.compactMap { $0["id"] as? String }
+                let mine = try await signedIn.myPhotos()
+                for id in ids {
+                    let entry = try #require(mine.first { $0["id"] as? String == id })
+                    #expect(entry["ispublic"] as? Int == 0 && entry["isfriend"] as? Int == 0 && entry["isfamily"] as? Int == 0)
+                    let info = try await signedIn.signedCall("flickr.photos.getInfo", [("photo_id", id)])
+                    #expect((info["photo"] as? [String: Any])?["license"] as? String == "14")
+                }
+                #expect(mine.first { $0["id"] as? String == ids[0] }?["title"] as? String == "harbour")
+                let sets = try await signedIn.signedCall("flickr.photosets.getList", [("user_id", nsid)])
+                let album = try #require(((sets["photosets"] as? [String: Any])?["photoset"] as? [[String: Any]])?.first)
+                #expect((album["title"] as? [String: Any])?["_content"] as? String == "Harbour walks")
+                let inside = try await signedIn.signedCall("flickr.photosets.getPhotos", [("photoset_id", album["id"] as? String ?? "")])
+                #expect(((inside["photoset"] as? [String: Any])?["photo"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ids)
+
+                // The record is in the state folder, holds no secret, and a second run sends nothing.
+                let record = try String(contentsOf: signedIn.recordFile, encoding: .utf8)
+                let (token, tokenSecret) = try signedIn.storedToken()
+                #expect(!record.contains(token) && !record.contains(tokenSecret) && !record.contains(Self.secret))
+                #expect(ids.allSatisfy(record.contains))
+                let again = try await signedIn.run([folder.path])
+                #expect(again.status == .exited(0), "\(again.transcript)")
+                #expect(again.outputText.contains("Uploaded 0; 2 already uploaded; skipped 2"), "\(again.transcript)")
+                #expect(again.outputText.contains("/quay: already uploaded as"), "\(again.transcript)")
+                #expect(!again.outputText.contains("\u{1B}"), "\(again.transcript)")
+                #expect(try await signedIn.myPhotos().count == mine.count)
+                for transcript in [first.transcript, again.transcript] {
+                    #expect(!transcript.contains(token) && !transcript.contains(tokenSecret) && !transcript.contains(Self.secret))
+                }
+            }
+        }
+
+        @Test func aFileThatFailsIsReportedWhileTheOthersGoOn() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-failing")
+                let text = folder.url.appendingPathComponent("not really.jpg")
+                try Data("just some text".utf8).write(to: text)
+                let photo = folder.url.appendingPathComponent("lighthouse.jpg")
+                try TinyJPEG.make(size: 2_000, fill: 3).write(to: photo)
+                let missing = folder.url.appendingPathComponent("gone.jpg").path
+                let run = try await signedIn.run([text.path, missing, photo.path, "--json", "--privacy", "public"])
+                #expect(run.status == .exited(1), "\(run.transcript)")
+                let lines = try jsonLines(run.outputText)
+                #expect(lines.count == 3)
+                #expect((lines[0]["error"] as? String)?.contains("error 5: Filetype was not recognised") == true, "\(lines[0])")
+                #expect((lines[1]["error"] as? String)?.contains("no such file") == true, "\(lines[1])")
+                let id = try #require(lines[2]["id"] as? String)
+                let entry = try #require(try await signedIn.myPhotos().first)
+                #expect(entry["id"] as? String == id && entry["ispublic"] as? Int == 1)
+                #expect(run.errorText.contains("Uploaded 1; 2 failed"), "\(run.errorText)")
+            }
+        }
+
+        @Test func aSettingThatCannotBeUsedExitsTwoBeforeAnythingIsSent() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-settings")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                let before = try await signedIn.sandbox.stats().restRequests
+                let licence = try await signedIn.run([folder.path, "--license", "cc"])
+                #expect(licence.status == .exited(2), "\(licence.transcript)")
+                #expect(licence.errorText.contains("--license") && licence.errorText.contains("by-nc-nd"), "\(licence.transcript)")
+                let privacy = try await signedIn.run([folder.path, "--privacy", "everyone"])
+                #expect(privacy.status == .exited(2), "\(privacy.transcript)")
+                #expect(privacy.errorText.contains("friends-family"), "\(privacy.transcript)")
+                #expect(try await signedIn.sandbox.stats().restRequests == before)
+                #expect(!FileManager.default.fileExists(atPath: signedIn.recordFile.path))
+            }
+        }
+
+        @Test func withoutASignInOrWithARevokedOneItSaysHowToSignIn() async throws {
+            try await withApp(signIn: false) { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-nobody")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                let nobody = try await signedIn.run([folder.path])
+                #expect(nobody.status == .exited(1), "\(nobody.transcript)")
+                #expect(nobody.errorText.contains("flickr login"), "\(nobody.transcript)")
+            }
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-revoked")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                let stored = try String(contentsOfFile: signedIn.accountFile, encoding: .utf8)
+                try stored.replacingOccurrences(of: try signedIn.storedToken().token, with: "72157000000000-0000000000000000")
+                    .write(toFile: signedIn.accountFile, atomically: true, encoding: .utf8)
+                let revoked = try await signedIn.run([folder.path])
+                #expect(revoked.status == .exited(1), "\(revoked.transcript)")
+                #expect(revoked.errorText.contains("expired or was revoked") && revoked.errorText.contains("flickr login"),
+                        "\(revoked.transcript)")
+                #expect(!FileManager.default.fileExists(atPath: signedIn.recordFile.path))
+            }
+        }
+
+        @Test func aDamagedRecordIsKeptAsideAndNothingIsSent() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-damaged")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                try FileManager.default.createDirectory(at: signedIn.recordFile.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                try Data("{\"format\": 1, \"accounts\": {".utf8).write(to: signedIn.recordFile)
+                let before = try await signedIn.myPhotos().count
+                let run = try await signedIn.run([folder.path])
+                #expect(run.status == .exited(1), "\(run.transcript)")
+                #expect(run.errorText.contains("damaged") && run.errorText.contains("uploads.json.broken-"), "\(run.transcript)")
+                let kept = try FileManager.default.contentsOfDirectory(atPath: signedIn.recordFile.deletingLastPathComponent().path)
+                    .filter { $0.hasPrefix("uploads.json.broken-") }
+                #expect(kept.count == 1)
+                let aside = signedIn.recordFile.deletingLastPathComponent().appendingPathComponent(kept.first ?? "?")
+                #expect(try String(contentsOf: aside, encoding: .utf8) == "{\"format\": 1, \"accounts\": {")
+                #expect(try await signedIn.myPhotos().count == before)
+            }
+        }
+
+        @Test func aTerminalSeesAProgressLineReplacedByThePhotosLink() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-pty")
+                let photo = folder.url.appendingPathComponent("big harbour.jpg")
+                try TinyJPEG.make(size: 3 << 20, fill: 4).write(to: photo)
+                let process = try PTYProcess(executable: try Binaries.flickr, arguments: ["upload", photo.path] + signedIn.provider,
+                                             environment: signedIn.environment, columns: 220, rows: 20)
+                #expect(try await process.waitForExit() == .exited(0), "\(process.transcript())")
+                let output = process.outputText
+                #expect(output.contains("\r\u{1B}[Kbig harbour.jpg: 0 B of 3.0 MB"), "\(process.transcript())")
+                #expect(output.contains("big harbour.jpg: 3.0 MB of 3.0 MB"), "the last line counts every byte")
+                let screen = process.screen.text
+                #expect(screen.contains("big harbour.jpg: uploaded as") && screen.contains("https://www.flickr.com/photos/"),
+                        "\(screen)")
+                #expect(!screen.contains(" of 3.0 MB"), "the progress line is gone from the screen: \(screen)")
+            }
+        }
+
+        @Test func helpListsEveryFlag() async throws {
+            let help = try await ProcessRunner.run(try Binaries.flickr, arguments: ["upload", "--help"])
+            #expect(help.status == .exited(0))
+            for flag in ["--title", "--description", "--tags", "--license", "--privacy", "--album", "--json", "--api-key",
+                         "--api-secret", "--api-url", "file|folder"] {
+                #expect(help.outputText.contains(flag), "\(flag)")
+            }
+        }
+    }
+}
