@@ -189,16 +189,27 @@ public struct TerminalGraphics: Sendable, Equatable {
                     && !SynchronizedOutput.isKnownBroken(terminalName: probe?.terminalName)),
             insideTmux: insideTmux,
             notice: mode == .kitty && insideTmux ? tmuxKittyNotice(answers) : nil,
-            repeatsCharacters: capabilities.repeats || repeatsCharacters(terminalName: answers?.terminalName))
+            repeatsCharacters: !insideMultiplexer(environment)
+                && (capabilities.repeats || repeatsCharacters(terminalName: answers?.terminalName)))
     }
 
-    /// Terminals whose XTVERSION answer says they carry out REP: each was
-    /// seen to (or documents that it does) in every version that answers
-    /// XTVERSION. The answer travels over ssh, where bytes matter most.
-    /// Anything else gets REP only if chafa's database says so (VTE 0.52+).
+    /// Terminals whose XTVERSION answer says they carry out REP: xterm and
+    /// kitty were seen to draw the same screen with it (Scripts/real-terminals),
+    /// foot and WezTerm list it among what they implement. The answer
+    /// travels over ssh, where bytes matter most. Anything else gets REP
+    /// only if chafa's database says so (VTE 0.52+).
     static func repeatsCharacters(terminalName name: String?) -> Bool {
         guard let name else { return false }
-        return ["XTerm(", "kitty(", "foot(", "WezTerm ", "tmux "].contains { name.hasPrefix($0) }
+        return ["XTerm(", "kitty(", "foot(", "WezTerm "].contains { name.hasPrefix($0) }
+    }
+
+    /// Inside tmux or screen the terminal's own variables (VTE_VERSION) may
+    /// have leaked in, but the multiplexer reads the output first: tmux 3.3a
+    /// was seen to lose the runs REP writes after a block character.
+    static func insideMultiplexer(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
+            || term.hasPrefix("tmux") || term.hasPrefix("screen")
     }
 
     /// Why kitty images forced inside tmux may show as empty boxes, and the

@@ -147,7 +147,7 @@ struct RenderedBytesTests {
     }
 
     @Test(arguments: [
-        ("XTerm(379)", true), ("kitty(0.26.5)", true), ("tmux 3.3a", true), ("foot(1.13.1)", true),
+        ("XTerm(379)", true), ("kitty(0.26.5)", true), ("tmux 3.3a", false), ("foot(1.13.1)", true),
         ("WezTerm 20240203-110809-5046fc22", true), ("st(0.9)", false), ("", false),
     ])
     func repeatsFollowWhatTheTerminalSaysItIs(name: String, repeats: Bool) {
@@ -168,5 +168,20 @@ struct RenderedBytesTests {
         let unknown = TerminalGraphics.detect(
             requested: .symbols, environment: ["TERM": "xterm-256color"], isTTY: true, probe: TerminalProbeResult())
         #expect(!unknown.repeatsCharacters)
+    }
+
+    /// tmux 3.3a drew rows of REP runs too short and too long in xterm
+    /// (Scripts/real-terminals), whatever the terminal around it can do.
+    @Test(arguments: [
+        ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0", "VTE_VERSION": "7200"],
+        ["TERM": "screen-256color", "STY": "1.pts-0", "VTE_VERSION": "7200"],
+        ["TERM": "xterm-256color", "TMUX": "/tmp/tmux-0/default,1,0"],
+    ])
+    func insideAMultiplexerNothingIsRepeated(environment: [String: String]) {
+        var probe = TerminalProbeResult()
+        probe.answered = true
+        probe.terminalName = "XTerm(379)"
+        let graphics = TerminalGraphics.detect(requested: .symbols, environment: environment, isTTY: true, probe: probe)
+        #expect(!graphics.repeatsCharacters)
     }
 }
