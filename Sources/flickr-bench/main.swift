@@ -52,6 +52,8 @@ let usage = """
       Key-to-echo with live search on and off, searches sent while typing, Enter after a live search.
            flickr-bench slowline --flickr PATH [--link KBPS] [--latency-ms MS] [--columns W] [--rows H] [--runs N]
       Over one shared slow line: Enter -> first row drawn; page 1's header -> page 2's header (Enter at once).
+           flickr-bench bytes [--columns W] [--rows H] [--count N] [--query Q] [--modes symbols,kitty,sixels] [--flickr PATH]
+      Bytes of a page per mode as the grid renders it, and (with --flickr) as the app writes it to a pty.
     """
 
 /// The `--name value` pairs after a subcommand, with the rest as positional arguments.
@@ -126,6 +128,8 @@ do {
         try await runLive(Arguments(rest, flags: ["--flickr", "--columns", "--rows"]))
     case "slowline":
         try await runSlowLine(Arguments(rest, flags: ["--flickr", "--link", "--latency-ms", "--columns", "--rows", "--runs"]))
+    case "bytes":
+        try await runBytes(Arguments(rest, flags: ["--columns", "--rows", "--count", "--query", "--modes", "--flickr"]))
     case "-h", "--help":
         print(usage)
     default:

@@ -16,6 +16,8 @@ final class ChafaTerminal: @unchecked Sendable {
         var indexed256 = false
         var indexed16 = false
         var indexed8 = false
+        /// REP (repeat the last character).
+        var repeats = false
 
         var bestColors: ColorDepth {
             if direct { return .truecolor }
@@ -64,7 +66,8 @@ final class ChafaTerminal: @unchecked Sendable {
             direct: has(CHAFA_TERM_SEQ_SET_COLOR_FGBG_DIRECT),
             indexed256: has(CHAFA_TERM_SEQ_SET_COLOR_FGBG_256),
             indexed16: has(CHAFA_TERM_SEQ_SET_COLOR_FGBG_16),
-            indexed8: has(CHAFA_TERM_SEQ_SET_COLOR_FGBG_8))
+            indexed8: has(CHAFA_TERM_SEQ_SET_COLOR_FGBG_8),
+            repeats: has(CHAFA_TERM_SEQ_REPEAT_CHAR))
     }
 
     private func has(_ sequence: ChafaTermSeq) -> Bool {

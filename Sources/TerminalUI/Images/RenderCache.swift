@@ -18,6 +18,7 @@ final class RenderCache: Sendable {
         var mode: ImageMode
         var colors: ColorDepth
         var cellPixelSize: TerminalGraphics.CellPixelSize
+        var repeatsCharacters: Bool
 
         init(cacheKey: String, columns: Int, rows: Int, graphics: TerminalGraphics) {
             self.cacheKey = cacheKey
@@ -26,6 +27,7 @@ final class RenderCache: Sendable {
             self.mode = graphics.mode
             self.colors = graphics.colors
             self.cellPixelSize = graphics.cellPixelSize
+            self.repeatsCharacters = graphics.repeatsCharacters
         }
     }
 

@@ -28,7 +28,7 @@ final class RenderDiskCache: Sendable {
             "\(graphics.cellPixelSize.width)x\(graphics.cellPixelSize.height)",
             environment["TERM"] ?? "", environment["TERM_PROGRAM"] ?? "",
             graphics.insideTmux ? "tmux" : "", "\(workFactor)",
-        ].joined(separator: " ")
+        ].joined(separator: " ") + (graphics.repeatsCharacters ? " rep" : "")
     }
 
     /// Whether output of `mode` is kept on disk.
@@ -93,15 +93,18 @@ final class RenderDiskCache: Sendable {
     }
 
     /// Text whose only control characters start SGR colour sequences
-    /// (`ESC [ digits ; : m`).
+    /// (`ESC [ digits ; : m`) or REP (`ESC [ digits b`).
     static func isColouredText(_ line: String) -> Bool {
         var bytes = line.utf8.makeIterator()
         while let byte = bytes.next() {
             if byte == 0x1B {
                 guard bytes.next() == UInt8(ascii: "[") else { return false }
+                var separators = false
                 while true {
                     guard let next = bytes.next() else { return false }
                     if next == UInt8(ascii: "m") { break }
+                    if next == UInt8(ascii: "b"), !separators { break }
+                    separators = separators || next == UInt8(ascii: ";") || next == UInt8(ascii: ":")
                     guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(next) || next == UInt8(ascii: ";") || next == UInt8(ascii: ":")
                     else { return false }
                 }

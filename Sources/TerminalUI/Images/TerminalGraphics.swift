@@ -44,6 +44,9 @@ public struct TerminalGraphics: Sendable, Equatable {
     /// Titles, owners and URLs are OSC 8 hyperlinks (the terminal follows
     /// them and `--no-links` was not given).
     public var hyperlinks = false
+    /// The terminal repeats a character on REP (`ESC [ n b`), so symbol
+    /// rows may write a run of one character once (`CharacterRepeat`).
+    public var repeatsCharacters = false
 
     public init(
         mode: ImageMode,
@@ -52,7 +55,8 @@ public struct TerminalGraphics: Sendable, Equatable {
         terminalEnvironment: [String: String] = [:],
         synchronizedOutput: SynchronizedOutput = .disabled,
         insideTmux: Bool = false,
-        notice: String? = nil
+        notice: String? = nil,
+        repeatsCharacters: Bool = false
     ) {
         self.mode = mode == .auto ? .symbols : mode
         self.colors = colors
@@ -61,6 +65,7 @@ public struct TerminalGraphics: Sendable, Equatable {
         self.synchronizedOutput = synchronizedOutput
         self.insideTmux = insideTmux
         self.notice = notice
+        self.repeatsCharacters = repeatsCharacters
     }
 
     /// No images, no escape codes: not a terminal, `TERM=dumb`, or `--images none`.
@@ -183,7 +188,28 @@ public struct TerminalGraphics: Sendable, Equatable {
                 isEnabled: (probe?.synchronizedOutput ?? false)
                     && !SynchronizedOutput.isKnownBroken(terminalName: probe?.terminalName)),
             insideTmux: insideTmux,
-            notice: mode == .kitty && insideTmux ? tmuxKittyNotice(answers) : nil)
+            notice: mode == .kitty && insideTmux ? tmuxKittyNotice(answers) : nil,
+            repeatsCharacters: !insideMultiplexer(environment)
+                && (capabilities.repeats || repeatsCharacters(terminalName: answers?.terminalName)))
+    }
+
+    /// Terminals whose XTVERSION answer says they carry out REP: xterm and
+    /// kitty were seen to draw the same screen with it (Scripts/real-terminals),
+    /// foot and WezTerm list it among what they implement. The answer
+    /// travels over ssh, where bytes matter most. Anything else gets REP
+    /// only if chafa's database says so (VTE 0.52+).
+    static func repeatsCharacters(terminalName name: String?) -> Bool {
+        guard let name else { return false }
+        return ["XTerm(", "kitty(", "foot(", "WezTerm "].contains { name.hasPrefix($0) }
+    }
+
+    /// Inside tmux or screen the terminal's own variables (VTE_VERSION) may
+    /// have leaked in, but the multiplexer reads the output first: tmux 3.3a
+    /// was seen to lose the runs REP writes after a block character.
+    static func insideMultiplexer(_ environment: [String: String]) -> Bool {
+        let term = environment["TERM"] ?? ""
+        return !(environment["TMUX"] ?? "").isEmpty || !(environment["STY"] ?? "").isEmpty
+            || term.hasPrefix("tmux") || term.hasPrefix("screen")
     }
 
     /// Why kitty images forced inside tmux may show as empty boxes, and the

@@ -269,22 +269,34 @@ public final class TerminalImageRenderer: Sendable {
         }
         return RenderedImage(
             columns: columns, rows: rows, mode: graphics.mode,
-            content: .symbols(Self.symbolRows(bytes, rows: rows, columns: columns)))
+            content: .symbols(Self.symbolRows(
+                bytes, rows: rows, columns: columns, repeats: graphics.repeatsCharacters)))
     }
 
-    /// Splits chafa's symbol output into exactly `rows` rows. Works on the
-    /// UTF-8 bytes: splitting a String by Character would cost more than
-    /// chafa's own work on these escape-dense rows.
-    private static func symbolRows(_ bytes: UnsafeRawBufferPointer, rows: Int, columns: Int) -> [String] {
+    /// Splits chafa's symbol output into exactly `rows` rows, runs written
+    /// with REP when the terminal repeats characters. Works on the UTF-8
+    /// bytes: splitting a String by Character would cost more than chafa's
+    /// own work on these escape-dense rows.
+    static func symbolRows(_ bytes: UnsafeRawBufferPointer, rows: Int, columns: Int, repeats: Bool) -> [String] {
         var lines: [String] = []
         lines.reserveCapacity(rows)
+        var compressed: [UInt8] = []
+        func append(_ line: UnsafeRawBufferPointer) {
+            guard repeats else {
+                lines.append(String(decoding: line, as: UTF8.self))
+                return
+            }
+            compressed.removeAll(keepingCapacity: true)
+            CharacterRepeat.compress(Array(line)[...], into: &compressed)
+            lines.append(String(decoding: compressed, as: UTF8.self))
+        }
         var start = 0
         for index in 0..<bytes.count where bytes[index] == 0x0A {
-            lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+            append(UnsafeRawBufferPointer(rebasing: bytes[start..<index]))
             start = index + 1
         }
         if start < bytes.count {
-            lines.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start...]), as: UTF8.self))
+            append(UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
         if lines.count > rows { lines.removeLast(lines.count - rows) }
         while lines.count < rows { lines.append(String(repeating: " ", count: columns)) }

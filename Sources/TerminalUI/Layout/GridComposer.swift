@@ -152,7 +152,7 @@ public enum GridComposer {
             var line = lines[index]
             var visible = width
             if width > columns {
-                line = clip(line, columns: columns)
+                line = clip(CharacterRepeat.expand(line), columns: columns)
                 visible = columns
             }
             if resets, !line.hasSuffix(reset) { line += reset }
