@@ -23,6 +23,9 @@ public final class FlickrViewModel {
     // Internal, not private: FlickrViewModel+Browse publishes them.
     let albumsSource = MutableObservable<AlbumListing?>(nil)
     let linkedPhotoSource = MutableObservable<PhotoDetail?>(nil)
+    /// `/login` waiting for the code the sign-in page shows (FlickrViewModel+Account).
+    let signInSource = MutableObservable(distinct: SignInStep.idle)
+    var signInTask: Task<Void, Never>?
 
     public var query: Observable<ResultQuery?> { querySource }
     /// Loaded pages of the current query; replaced by a new query, appended to by paging.
@@ -36,6 +39,8 @@ public final class FlickrViewModel {
     public var albums: Observable<AlbumListing?> { albumsSource }
     /// A photo opened from a pasted link (it is not among the results).
     public var linkedPhoto: Observable<PhotoDetail?> { linkedPhotoSource }
+    /// Where `/login` is: while it waits for a code, the next line typed is that code.
+    public var signIn: Observable<SignInStep> { signInSource }
 
     /// The next page's cells, loading ahead of Enter (empty when there is
     /// none), so the view can get their pictures ready too.
