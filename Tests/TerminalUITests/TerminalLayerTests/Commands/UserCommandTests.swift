@@ -129,7 +129,7 @@ import Testing
 
     @Test func everyCompletionParsesAsACommand() {
         // These wait for their argument after the space.
-        let needArguments: Set = ["/open ", "/user ", "/album "]
+        let needArguments: Set = ["/open ", "/user ", "/album ", "/fave ", "/unfave "]
         for completion in UserCommand.completions(providers: ["shutterstock"]) where !needArguments.contains(completion) {
             switch UserCommand.parse(completion) {
             case .search, .unknown, .invalid, .nextPage:
