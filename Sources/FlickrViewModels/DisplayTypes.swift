@@ -7,19 +7,27 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
     case recent
     /// A photostream, album, gallery or pool.
     case collection(PhotoCollection)
+    /// A person's favourites; nil: the signed-in person's own.
+    case favourites(Person?)
 
     public var description: String {
         switch self {
         case .search(let query): query.description
         case .recent: "recent photos"
         case .collection(let collection): collection.description
+        case .favourites(nil): "your favourites"
+        case .favourites(let person?): "favourites of \(person.displayName)"
         }
     }
 
     /// The last page `provider` serves of `pages`: a search stops at the
-    /// service's result cap; photostreams, albums, galleries and pools do not.
+    /// service's result cap; photostreams, albums, galleries, pools and
+    /// favourites do not.
     public func lastServedPage(pages: Int, perPage: Int, from provider: any PhotoProvider) -> Int {
-        if case .collection = self { return max(pages, 1) }
+        switch self {
+        case .collection, .favourites: return max(pages, 1)
+        case .search, .recent: break
+        }
         return provider.lastServedPage(pages: pages, perPage: perPage)
     }
 
@@ -30,6 +38,8 @@ public enum ResultQuery: Codable, Sendable, Equatable, CustomStringConvertible {
         case .recent: try await provider.capabilities.recent.required().recent(page: number, perPage: perPage)
         case .collection(let collection):
             try await provider.capabilities.collections.required().photos(in: collection, page: number, perPage: perPage)
+        case .favourites(let person):
+            try await provider.capabilities.favourites.required().favourites(of: person, page: number, perPage: perPage)
         }
     }
 }

@@ -117,6 +117,8 @@ extension FlickrViewModel {
             switch outcome {
             case .success(.collection(let collection)):
                 self.start(.collection(collection))
+            case .success(.query(let query)):
+                self.start(query)
             case .success(.photo(let photo)):
                 // Not one of the results: number 0, so it is shown unnumbered.
                 let cell = self.factory.cell(0, photo)
@@ -159,4 +161,6 @@ enum LookupResult: Sendable {
     case collection(PhotoCollection)
     case photo(Photo)
     case albums(Person, AlbumPage)
+    /// Results to show, found by asking (favourites, once the person is known).
+    case query(ResultQuery)
 }

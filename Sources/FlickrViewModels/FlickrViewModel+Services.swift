@@ -54,14 +54,23 @@ extension FlickrViewModel {
         factory.thumbnailNeed = need
         session = makeSession(setup)
         noticeSource.value = .info("Now searching \(provider.displayName).")
-        if let query = query.value, case .collection = query, case .unsupported(let sentence) = provider.capabilities.collections {
-            // A person's photos or an album have no counterpart there.
+        if let sentence = query.value.flatMap(unsupportedSentence(for:)) {
+            // A person's photos, an album or favourites have no counterpart there.
             noticeSource.value = .info(sentence + " Type words to search.")
             activitySource.value = .idle
         } else if let query = query.value {
             start(query)
         } else {
             activitySource.value = .idle
+        }
+    }
+
+    /// The service's sentence when it cannot show `query` at all.
+    private func unsupportedSentence(for query: ResultQuery) -> String? {
+        switch query {
+        case .collection: provider.capabilities.collections.unsupportedSentence
+        case .favourites: provider.capabilities.favourites.unsupportedSentence
+        case .search, .recent: nil
         }
     }
 

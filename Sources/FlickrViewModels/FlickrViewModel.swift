@@ -13,15 +13,19 @@ import ImagePipeline
 /// observables; only this model sets them.
 @MainActor
 public final class FlickrViewModel {
-    private let querySource = MutableObservable<ResultQuery?>(nil)
-    private let pagesSource = MutableObservable<[ResultPage]>([])
-    // Internal, not private: `switchProvider` (FlickrViewModel+Services) sets them too.
+    let querySource = MutableObservable<ResultQuery?>(nil)
+    let pagesSource = MutableObservable<[ResultPage]>([])
+    // Internal, not private, here and below: the +Paging, +Services,
+    // +Browse, +Detail and +Account extensions use them.
     let activitySource = MutableObservable(distinct: Activity.idle)
     let noticeSource = MutableObservable<Notice?>(nil)
-    private let progressSource = MutableObservable(distinct: DownloadProgress())
+    let progressSource = MutableObservable(distinct: DownloadProgress())
     // Internal, not private: FlickrViewModel+Browse publishes them.
     let albumsSource = MutableObservable<AlbumListing?>(nil)
     let linkedPhotoSource = MutableObservable<PhotoDetail?>(nil)
+    /// `/login` waiting for the code the sign-in page shows (FlickrViewModel+Account).
+    let signInSource = MutableObservable(distinct: SignInStep.idle)
+    var signInTask: Task<Void, Never>?
 
     public var query: Observable<ResultQuery?> { querySource }
     /// Loaded pages of the current query; replaced by a new query, appended to by paging.
@@ -35,6 +39,8 @@ public final class FlickrViewModel {
     public var albums: Observable<AlbumListing?> { albumsSource }
     /// A photo opened from a pasted link (it is not among the results).
     public var linkedPhoto: Observable<PhotoDetail?> { linkedPhotoSource }
+    /// Where `/login` is: while it waits for a code, the next line typed is that code.
+    public var signIn: Observable<SignInStep> { signInSource }
 
     /// The next page's cells, loading ahead of Enter (empty when there is
     /// none), so the view can get their pictures ready too.
@@ -57,12 +63,12 @@ public final class FlickrViewModel {
     var perPage: Int
     /// The page size of a restored session while its query is shown: its
     /// next pages must be asked with the size its first ones were.
-    private var restoredPerPage: Int?
+    var restoredPerPage: Int?
     /// The result number the first cell gets (a restored session goes on
     /// with its own numbering).
-    private var firstNumber = 1
+    var firstNumber = 1
     var factory: ImageModelFactory
-    private let prefetcher = PagePrefetcher()
+    let prefetcher = PagePrefetcher()
     var session: SessionPersistence?
     // Internal, not private, from here to `generation`: the +Browse and
     // +Detail extensions use them.
@@ -70,12 +76,12 @@ public final class FlickrViewModel {
     /// Asking who or what a name or link is (FlickrViewModel+Browse).
     var lookupTask: Task<Void, Never>?
     /// The page whose request failed last, for `/retry`.
-    private var failedPage: Int?
+    var failedPage: Int?
     var detail: ImageModel?
     var detailFacts: PhotoDetail?
     /// Bumped by every new query and cancel; late results of an older one are dropped.
     var generation = 0
-    private var cellTokens: [ObservationToken] = []
+    var cellTokens: [ObservationToken] = []
     /// The filters searches use until changed (`/filter`, or typed in a query).
     var standingFilters = SearchFilters()
     /// What services say while they work (a rate limit's wait), shown as notices.
@@ -290,136 +296,4 @@ public final class FlickrViewModel {
         pagesSource.value = []
         requestPage(1)
     }
-
-    /// How a requested page arrived.
-    private enum Arrival {
-        case fetched(PhotoPage)
-        case prefetched(PagePrefetcher.Prefetched)
-        case failed(any Error)
-    }
-
-    private func requestPage(_ number: Int) {
-        guard let query = query.value else { return }
-        if let prefetched = prefetcher.takeIfReady(number) {
-            // Shown at once, from memory.
-            publish(prefetched.page, cells: prefetched.cells, restored: false)
-            return
-        }
-        if number == 1, let found = takeLivePage(for: query) {
-            // Found while the query was typed: no request.
-            publish(found.page, cells: found.cells, restored: false)
-            return
-        }
-        // Typed and Enter pressed before the live search answered: wait for
-        // that answer rather than ask the same again.
-        let joined = number == 1 ? joinLiveSearch(for: query) : nil
-        let expected = generation
-        activitySource.value = .loading(query, page: number)
-        let provider = self.provider
-        let perPage = pageSize
-        pageTask = Task { [weak self] in
-            guard let prefetcher = self?.prefetcher else { return }
-            let arrival: Arrival
-            if let joined {
-                do {
-                    arrival = .fetched(try await withTaskCancellationHandler {
-                        try await joined.value
-                    } onCancel: {
-                        joined.cancel()
-                    })
-                } catch {
-                    arrival = .failed(error)
-                }
-            } else if let prefetched = await prefetcher.take(number) {
-                arrival = .prefetched(prefetched)
-            } else {
-                do {
-                    arrival = .fetched(try await query.page(number, perPage: perPage, from: provider))
-                } catch {
-                    arrival = .failed(error)
-                }
-            }
-            guard let self, self.generation == expected else { return }
-            self.finish(arrival, page: number)
-        }
-    }
-
-    /// Ends a page request: publishes the page, or reports why it failed.
-    private func finish(_ arrival: Arrival, page number: Int) {
-        pageTask = nil
-        activitySource.value = .idle
-        switch arrival {
-        case .fetched(let page):
-            publish(page, cells: nil, restored: false)
-        case .prefetched(let prefetched):
-            publish(prefetched.page, cells: prefetched.cells, restored: false)
-        case .failed(let error):
-            if error is CancellationError { return }
-            failedPage = number
-            noticeSource.value = .error(userMessage(for: error) + " /retry loads page \(number) again.")
-        }
-    }
-
-    private func publish(_ page: PhotoPage, cells prefetched: [ImageModel]?, restored: Bool) {
-        for previous in cells where previous.state.value.isPending {
-            previous.setPriority(.low)
-        }
-        let newCells = prefetched ?? factory.cells(for: page.photos, startingAt: nextNumber)
-        let result = ResultPage(
-            source: provider.displayName, number: page.page, pages: page.pages,
-            lastServedPage: query.value?.lastServedPage(pages: page.pages, perPage: max(page.perPage, 1), from: provider) ?? page.pages,
-            total: page.total, cells: newCells, restored: restored)
-
-        cellTokens.removeAll()
-        for cell in newCells {
-            cell.state.observeChanges { [weak self] _ in self?.cellsChanged() }.store(in: &cellTokens)
-        }
-        pagesSource.value.append(result)
-        progressSource.value = DownloadProgress(cells: newCells.filter(\.fetchesImage))
-        for cell in newCells { cell.load(priority: .high) }
-
-        if page.photos.isEmpty && page.page == 1 {
-            noticeSource.value = .info("No photos match \(query.value?.description ?? "that").")
-        }
-        if !restored { saveSession() }
-        cellsChanged()
-    }
-
-    private func cellsChanged() {
-        guard let newest = pages.value.last else { return }
-        // Thumbnails not drawn are not fetched: they count for nothing.
-        progressSource.value = DownloadProgress(cells: newest.cells.filter(\.fetchesImage))
-        // A page whose downloads were cancelled was abandoned: nothing to read ahead for.
-        if progress.value.isComplete && progress.value.cancelled == 0 { prefetchNextPage() }
-    }
-
-    /// Fetches the next page's metadata and thumbnails at low priority.
-    private func prefetchNextPage() {
-        guard !prefetcher.isActive, activity.value == .idle, hasMore,
-              let query = query.value, let last = pages.value.last
-        else { return }
-        let provider = self.provider
-        let perPage = pageSize
-        let number = last.number + 1
-        prefetcher.start(
-            number: number,
-            fetch: { try await query.page(number, perPage: perPage, from: provider) },
-            makeCells: { [weak self] page in
-                guard let self else { return [] }
-                return self.factory.cells(for: page.photos, startingAt: self.nextNumber)
-            })
-    }
-
-    private func noMoreMessage(for last: ResultPage) -> String {
-        if last.lastServedPage < last.pages, let cap = provider.maxResults {
-            return "No more results: \(provider.displayName) serves only the first \(cap.formatted()) of \(last.total.formatted()) photos. Narrow the search to see others."
-        }
-        return "No more results."
-    }
-
-    /// The page size the shown query is paged with.
-    var pageSize: Int { restoredPerPage ?? perPage }
-
-    /// The result number of the next cell made.
-    private var nextNumber: Int { cells.last.map { $0.number + 1 } ?? firstNumber }
 }

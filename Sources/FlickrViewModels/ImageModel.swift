@@ -86,6 +86,10 @@ public final class ImageModel {
     public var aspectRatio: Double? { photo.aspectRatio }
     /// A video: the picture is its poster frame.
     public var isVideo: Bool { photo.isVideo }
+    /// Seen by fewer than everyone (the grid marks it with a lock).
+    public var isRestricted: Bool { photo.visibility?.isRestricted ?? false }
+    /// `public`, `friends`, `family`, `friends-family` or `private`, when the service says.
+    public var visibilityName: String? { photo.visibility?.name }
 
     private let pipeline: ImageDownloadManager
     private var request: ImageRequest?

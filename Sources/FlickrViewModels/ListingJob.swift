@@ -23,6 +23,8 @@ public struct ListedPhoto: Sendable, Equatable {
     public var creator: String?
     /// The credit line: the service's own, or TASL.
     public var attribution: String?
+    /// `public`, `friends`, `family`, `friends-family` or `private`, where the service says.
+    public var visibility: String?
 }
 
 /// Hears what a listing produced; the terminal layer prints it.
@@ -83,7 +85,8 @@ public struct ListingJob: Sendable {
                     imageURL: provider.imageURL(for: photo, size: photo.detailSize)?.absoluteString,
                     license: photo.credit?.license?.shortName, licenseURL: photo.credit?.license?.url?.absoluteString,
                     licenseID: photo.credit?.license?.providerID, creator: photo.credit?.creator,
-                    attribution: photo.credit.map { _ in photo.attributionLine(pageURL: provider.photoPageURL(for: photo)) }))
+                    attribution: photo.credit.map { _ in photo.attributionLine(pageURL: provider.photoPageURL(for: photo)) },
+                    visibility: photo.visibility?.name))
             }
             let last = query.lastServedPage(pages: result.pages, perPage: perPage, from: provider)
             if number >= last {

@@ -83,7 +83,8 @@ public struct DeferredProvider: PhotoProvider {
             lookup: wrapped.lookup.map { _ in Lookup(deferred: self) },
             collections: wrapped.collections.map { Collections(deferred: self, unstarted: $0) },
             links: wrapped.links.map { Links(deferred: self, unstarted: $0) },
-            videos: wrapped.videos.map { _ in Videos(deferred: self) })
+            videos: wrapped.videos.map { _ in Videos(deferred: self) },
+            favourites: wrapped.favourites.map { _ in Faves(deferred: self) })
     }
 
     public func photoPageURL(for photo: Photo) -> URL? { current.photoPageURL(for: photo) }
@@ -172,6 +173,39 @@ extension DeferredProvider {
 
         func videoURL(for photo: Photo) async throws -> URL? {
             try await deferred.madeCapability(\.videos).videoURL(for: photo)
+        }
+    }
+
+    private struct Faves: Favourites {
+        let deferred: DeferredProvider
+
+        var account: any AccountSignIn { Account(deferred: deferred) }
+
+        func favourites(of person: Person?, page: Int, perPage: Int) async throws -> PhotoPage {
+            try await deferred.madeCapability(\.favourites).favourites(of: person, page: page, perPage: perPage)
+        }
+
+        func addFavourite(_ photo: Photo) async throws {
+            try await deferred.madeCapability(\.favourites).addFavourite(photo)
+        }
+
+        func removeFavourite(_ photo: Photo) async throws {
+            try await deferred.madeCapability(\.favourites).removeFavourite(photo)
+        }
+    }
+
+    private struct Account: AccountSignIn {
+        let deferred: DeferredProvider
+
+        /// Nobody until the provider is made: its sign-in is read then.
+        var signedInPerson: Person? { deferred.currentCapability(\.favourites)?.account.signedInPerson }
+
+        func startSignIn() async throws -> URL {
+            try await deferred.madeCapability(\.favourites).account.startSignIn()
+        }
+
+        func finishSignIn(verifier: String) async throws -> Person {
+            try await deferred.madeCapability(\.favourites).account.finishSignIn(verifier: verifier)
         }
     }
 }

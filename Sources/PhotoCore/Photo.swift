@@ -37,13 +37,18 @@ public struct Photo: Sendable, Hashable {
     /// A video rather than a still: its renditions are poster frames, and
     /// the video file itself comes only from the provider's sizes call.
     public var isVideo = false
+    /// Who may see it, when the service says (Flickr's `ispublic`,
+    /// `isfriend`, `isfamily`); nil when the service has no such notion.
+    public var visibility: Visibility?
 
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
         renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, providerKeys: [String: String] = [:],
-        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false
+        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false,
+        visibility: Visibility? = nil
     ) {
         self.isVideo = isVideo
+        self.visibility = visibility
         self.tags = tags
         self.dateUploaded = dateUploaded
         self.id = id
@@ -55,6 +60,39 @@ public struct Photo: Sendable, Hashable {
         self.aspectRatio = aspectRatio ?? Self.aspectRatio(of: renditions)
         self.providerKeys = providerKeys
         self.credit = credit
+    }
+}
+
+extension Photo {
+    /// Who may see a photo: everyone, or only its owner and the friends or
+    /// family they chose.
+    public struct Visibility: Sendable, Hashable, Codable {
+        public var isPublic: Bool
+        public var isFriend: Bool
+        public var isFamily: Bool
+
+        public init(isPublic: Bool, isFriend: Bool = false, isFamily: Bool = false) {
+            self.isPublic = isPublic
+            self.isFriend = isFriend
+            self.isFamily = isFamily
+        }
+
+        public static let everyone = Visibility(isPublic: true)
+
+        /// Seen by fewer than everyone: the owner and perhaps friends or family.
+        public var isRestricted: Bool { !isPublic }
+
+        /// `public`, `friends`, `family`, `friends-family` or `private`: the
+        /// words `flickr upload --privacy` takes, for `--json` and `/open`.
+        public var name: String {
+            switch (isPublic, isFriend, isFamily) {
+            case (true, _, _): "public"
+            case (false, true, true): "friends-family"
+            case (false, true, false): "friends"
+            case (false, false, true): "family"
+            case (false, false, false): "private"
+            }
+        }
     }
 }
 
@@ -85,6 +123,7 @@ public struct PhotoPage: Sendable, Hashable, Codable {
 extension Photo: Codable {
     private enum CodingKeys: String, CodingKey {
         case id, owner, ownerName, title, dateTaken, renditions, aspectRatio, providerKeys, credit, tags, dateUploaded, isVideo
+        case visibility
         // Written by earlier versions.
         case secret, server, farm, images, flickr
     }
@@ -119,7 +158,8 @@ extension Photo: Codable {
             credit: try container.decodeIfPresent(PhotoCredit.self, forKey: .credit),
             tags: try container.decodeIfPresent([String].self, forKey: .tags) ?? [],
             dateUploaded: try container.decodeIfPresent(Date.self, forKey: .dateUploaded),
-            isVideo: try container.decodeIfPresent(Bool.self, forKey: .isVideo) ?? false)
+            isVideo: try container.decodeIfPresent(Bool.self, forKey: .isVideo) ?? false,
+            visibility: try container.decodeIfPresent(Visibility.self, forKey: .visibility))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -136,6 +176,7 @@ extension Photo: Codable {
         if !tags.isEmpty { try container.encode(tags, forKey: .tags) }
         try container.encodeIfPresent(dateUploaded, forKey: .dateUploaded)
         if isVideo { try container.encode(true, forKey: .isVideo) }
+        try container.encodeIfPresent(visibility, forKey: .visibility)
     }
 }
 

@@ -50,14 +50,18 @@ public struct ProviderCapabilities: Sendable {
     public var links: Capability<any LinkReader>
     /// Video files, for `download --videos`.
     public var videos: Capability<any VideoFiles>
+    /// Favourites (`/faves`, `/fave`, `flickr faves`) and the sign-in they need (`/login`).
+    public var favourites: Capability<any Favourites>
 
     public init(
         recent: Capability<any RecentPhotos>,
         lookup: Capability<any PhotoLookup>,
         collections: Capability<any PhotoCollections>,
         links: Capability<any LinkReader>,
-        videos: Capability<any VideoFiles>
+        videos: Capability<any VideoFiles>,
+        favourites: Capability<any Favourites>
     ) {
+        self.favourites = favourites
         self.recent = recent
         self.lookup = lookup
         self.collections = collections
@@ -112,4 +116,38 @@ public protocol VideoFiles: Sendable {
     /// The video file of a video; `nil` for a photo, or when the service
     /// offers none to this caller.
     func videoURL(for photo: Photo) async throws -> URL?
+}
+
+/// People's favourite photos, and the signed-in person's own to change.
+public protocol Favourites: Sendable {
+    /// The account favourites belong to: signing in (`/login`) and who is
+    /// signed in. Favourites are a person's, so the capability carries it.
+    var account: any AccountSignIn { get }
+
+    /// One page of `person`'s favourites, newest first; `nil` is the
+    /// signed-in person's own, their non-public favourites included.
+    /// Throws a sentence saying how to sign in when that needs a sign-in.
+    func favourites(of person: Person?, page: Int, perPage: Int) async throws -> PhotoPage
+
+    /// Makes `photo` one of the signed-in person's favourites.
+    func addFavourite(_ photo: Photo) async throws
+
+    /// Takes `photo` out of the signed-in person's favourites.
+    func removeFavourite(_ photo: Photo) async throws
+}
+
+/// Signing in to a service in two steps (an address to approve the app at,
+/// then the code it shows), after which the provider's calls are made as
+/// that person.
+public protocol AccountSignIn: Sendable {
+    /// Who is signed in, or nil. Names as the service gave them: unsanitised.
+    var signedInPerson: Person? { get }
+
+    /// Step 1: starts a sign-in and returns the address where the person
+    /// approves the app. A later start replaces an unfinished one.
+    func startSignIn() async throws -> URL
+
+    /// Step 2: the code the approval page showed; who signed in. From then
+    /// on every call is made as them. A refused code leaves nobody signed in.
+    func finishSignIn(verifier: String) async throws -> Person
 }

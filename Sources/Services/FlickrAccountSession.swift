@@ -66,17 +66,7 @@ public struct FlickrAccountSession: Sendable {
     /// Exchanges the verifier and keeps the account; a refused verifier
     /// leaves nobody signed in.
     public func finish(_ pending: FlickrPendingLogin, verifier: String) async throws(FlickrAccountError) -> FlickrAccount {
-        let signedIn: FlickrAccount
-        do {
-            signedIn = try await oauth.exchange(pending, verifier: verifier)
-        } catch {
-            try store.removePending()
-            if case .verifierRefused = error { try store.removeAccount() }
-            throw error
-        }
-        try store.save(signedIn)
-        try store.removePending()
-        return signedIn
+        try await oauth.finish(pending, verifier: verifier, store: store)
     }
 
     /// Who the stored sign-in belongs to, as Flickr answers `flickr.test.login` now.

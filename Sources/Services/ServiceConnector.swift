@@ -130,12 +130,15 @@ public enum ServiceConnector {
         }
         let setup = ProviderSetup(
             environment: environment, apiKey: choice?.apiKey, apiURL: apiURL, network: network, notices: notices)
+        let apiKey = choice?.apiKey
         switch try descriptor.connect(setup) {
         case .remote(let provider):
-            return provider
+            return FlickrStoredSignIn.attach(to: provider, apiKey: apiKey, environment: environment)
         case .sandbox(let make):
             sandboxed.insert(descriptor.service.id)
-            let start: @Sendable () async throws -> any PhotoProvider = { make(try await sandbox.server().baseURL) }
+            let start: @Sendable () async throws -> any PhotoProvider = {
+                FlickrStoredSignIn.attach(to: make(try await sandbox.server().baseURL), apiKey: apiKey, environment: environment)
+            }
             guard deferred else { return try await start() }
             // Built at an address nothing is sent to, it answers what needs no
             // server (its links, what it can do) before the sandbox starts.

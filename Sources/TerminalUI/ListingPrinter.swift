@@ -20,7 +20,9 @@ public struct ListingPrinter: ListingSink {
         } else {
             let title = TextSanitizer.sanitize(photo.title)
             let owner = TextSanitizer.sanitize(photo.ownerName ?? photo.owner)
-            writeLine("\(photo.index) \(title.isEmpty ? "(untitled)" : title) — \(owner)")
+            // A photo not everyone may see says who may: "(private)", "(friends)".
+            let seenBy = photo.visibility.map { $0 == "public" ? "" : " (\($0))" } ?? ""
+            writeLine("\(photo.index) \(title.isEmpty ? "(untitled)" : title)\(seenBy) — \(owner)")
         }
     }
 
@@ -51,7 +53,8 @@ public struct ListingPrinter: ListingSink {
             parts.append("\"\(key)\":" + jsonString(value))
         }
         if let id = photo.licenseID { parts.append("\"license_id\":\(id)") }
-        for (key, value) in ["creator": photo.creator, "attribution": photo.attribution] as KeyValuePairs {
+        for (key, value) in ["creator": photo.creator, "attribution": photo.attribution, "visibility": photo.visibility]
+            as KeyValuePairs {
             guard let value else { continue }
             parts.append("\"\(key)\":" + jsonString(value))
         }

@@ -25,6 +25,7 @@ struct FlickrCommand: AsyncParsableCommand {
         subcommands: [
             BrowseCommand.self, SearchCommand.self, RecentCommand.self, PhotostreamCommand.self, AlbumCommand.self,
             InfoCommand.self, DownloadCommand.self, SandboxCommand.self,
+            FavesCommand.self,
             LoginCommand.self,
             WhoamiCommand.self,
             LogoutCommand.self,

@@ -51,7 +51,8 @@ final class CollectionProvider: PhotoProvider, RecentPhotos, PhotoCollections, L
     var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             recent: .supported(self), lookup: .unsupported("\(service.name) has no call for a photo's details by id; search for it instead."),
-            collections: .supported(self), links: .supported(self), videos: .supported(self))
+            collections: .supported(self), links: .supported(self), videos: .supported(self),
+            favourites: .unsupported("No favourites here."))
     }
 
     func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {

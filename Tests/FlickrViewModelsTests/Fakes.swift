@@ -33,7 +33,8 @@ final class InMemoryProvider: PhotoProvider, RecentPhotos, @unchecked Sendable {
     var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             recent: .supported(self), lookup: .unsupported("\(service.name) has no call for a photo's details by id; search for it instead."),
-            collections: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), links: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), videos: .unsupported("No videos here."))
+            collections: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), links: .unsupported("\(service.name) has no photostreams, albums, galleries or pools."), videos: .unsupported("No videos here."),
+            favourites: .unsupported("No favourites here."))
     }
 
     func resolveImageURL(for photo: Photo, covering need: PixelSize) async throws -> URL? {

@@ -18,7 +18,7 @@ private struct NegativeCountsProvider: PhotoProvider, RecentPhotos {
         let none = "This test's service has only search and recent photos."
         return ProviderCapabilities(
             recent: .supported(self), lookup: .unsupported(none), collections: .unsupported(none), links: .unsupported(none),
-            videos: .unsupported(none))
+            videos: .unsupported(none), favourites: .unsupported(none))
     }
 
     func photoPageURL(for photo: Photo) -> URL? { nil }

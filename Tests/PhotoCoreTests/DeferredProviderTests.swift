@@ -99,6 +99,7 @@ struct DeferredProviderTests {
         return [
             one("recent", capabilities.recent), one("lookup", capabilities.lookup),
             one("collections", capabilities.collections), one("links", capabilities.links), one("videos", capabilities.videos),
+            one("favourites", capabilities.favourites),
         ]
     }
 

@@ -14,7 +14,8 @@ extension CommonsProvider: PhotoLookup, LinkReader {
             lookup: .supported(self),
             collections: .unsupported(Self.noCollections),
             links: .supported(self),
-            videos: .unsupported("Wikimedia Commons' video files are not downloaded here; their posters are."))
+            videos: .unsupported("Wikimedia Commons' video files are not downloaded here; their posters are."),
+            favourites: .unsupported("Wikimedia Commons has no accounts to sign in to here, so no favourites; Flickr has them."))
     }
 
     /// The hosts of Commons' file pages.

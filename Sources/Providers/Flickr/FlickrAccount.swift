@@ -12,10 +12,26 @@ public struct FlickrAccount: Codable, Sendable, Equatable {
     public var userNSID: String
     public var username: String
     public var fullname: String
+    /// The API key the token was issued to (nil in files written before it
+    /// was kept): a token signs only that key's calls.
+    public var consumerKey: String?
+
+    public init(
+        issuer: String, token: String, tokenSecret: String, userNSID: String, username: String, fullname: String,
+        consumerKey: String? = nil
+    ) {
+        self.issuer = issuer
+        self.token = token
+        self.tokenSecret = tokenSecret
+        self.userNSID = userNSID
+        self.username = username
+        self.fullname = fullname
+        self.consumerKey = consumerKey
+    }
 
     enum CodingKeys: String, CodingKey {
         case issuer, token = "oauth_token", tokenSecret = "oauth_token_secret"
-        case userNSID = "user_nsid", username, fullname
+        case userNSID = "user_nsid", username, fullname, consumerKey = "consumer_key"
     }
 
     /// "Ana Paula Souza (Ana Souza, 12345678@N01)", from names that came over the wire.

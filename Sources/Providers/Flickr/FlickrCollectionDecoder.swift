@@ -114,7 +114,8 @@ public enum FlickrCollectionDecoder {
                 PhotoCredit(license: $0, creator: details.ownerUsername, pageURL: details.pageURL, source: "flickr")
             },
             tags: details.tags, dateUploaded: details.dateUploaded,
-            isVideo: photo["media"]?.lenientString == "video")
+            isVideo: photo["media"]?.lenientString == "video",
+            visibility: FlickrResponseDecoder.first(photo["visibility"])?.objectMembers.flatMap(FlickrResponseDecoder.visibility))
     }
 
     /// `flickr.photos.getSizes`' video files (`media="video"`): "Video

@@ -75,10 +75,13 @@ public enum FlickrError: ProviderError, Sendable, Equatable {
             return "Flickr serves only the first 4,000 results of a search (\(detail)). Narrow the query to see more."
         case 95:
             return "Flickr accepts only HTTPS (\(detail)). Use an https:// address with --api-url."
-        case 96, 97, 98:
-            return "Flickr refused the request's credentials (\(detail)). Check FLICKR_API_KEY or --api-key."
+        case 96, 97:
+            return "Flickr refused the request's credentials (\(detail)). Check FLICKR_API_KEY or --api-key, and FLICKR_API_SECRET when signed in."
+        case 98:
+            // Only a signed call meets it: the stored token was revoked or expired.
+            return FlickrAccountError.tokenRejected(detail).description
         case 99:
-            return "Flickr wants a signed-in user for this (\(detail)). This client reads public photos only."
+            return "Flickr wants a sign-in that may do this (\(detail)). Run `flickr login` (or /login at the prompt) and approve the app."
         case 111:
             return "Flickr does not know the response format that was asked for (\(detail)). Check that --api-url points at Flickr's REST endpoint."
         case 112:

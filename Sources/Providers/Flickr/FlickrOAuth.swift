@@ -88,7 +88,7 @@ public struct FlickrOAuth: Sendable {
         else { throw .verifierRefused("the answer had no access token") }
         return FlickrAccount(
             issuer: issuer, token: token, tokenSecret: secret, userNSID: nsid,
-            username: answer["username"] ?? "", fullname: answer["fullname"] ?? "")
+            username: answer["username"] ?? "", fullname: answer["fullname"] ?? "", consumerKey: signer.consumerKey)
     }
 
     /// One signed GET to an OAuth endpoint, its `a=b&…` answer as a dictionary.
@@ -118,6 +118,24 @@ public struct FlickrOAuth: Sendable {
             throw .refused(step: step, problem: redactor.redact(problem))
         }
         return fields
+    }
+
+    /// Step 3 and keeping the account in `store`: `flickr login` and
+    /// `/login` both end here. A refused verifier leaves nobody signed in.
+    public func finish(
+        _ pending: FlickrPendingLogin, verifier: String, store: FlickrAccountStore?
+    ) async throws(FlickrAccountError) -> FlickrAccount {
+        let signedIn: FlickrAccount
+        do {
+            signedIn = try await exchange(pending, verifier: verifier)
+        } catch {
+            try store?.removePending()
+            if case .verifierRefused = error { try store?.removeAccount() }
+            throw error
+        }
+        try store?.save(signedIn)
+        try store?.removePending()
+        return signedIn
     }
 
     // MARK: - Signed calls

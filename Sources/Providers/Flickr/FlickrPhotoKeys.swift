@@ -57,12 +57,13 @@ extension Photo {
     public init(
         id: String, owner: String, ownerName: String? = nil, title: String, dateTaken: String? = nil,
         renditions: [PhotoRendition] = [], aspectRatio: Double? = nil, flickr: FlickrPhotoKeys?,
-        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false
+        credit: PhotoCredit? = nil, tags: [String] = [], dateUploaded: Date? = nil, isVideo: Bool = false,
+        visibility: Visibility? = nil
     ) {
         self.init(
             id: id, owner: owner, ownerName: ownerName, title: title, dateTaken: dateTaken, renditions: renditions,
             aspectRatio: aspectRatio, providerKeys: flickr?.providerKeys ?? [:], credit: credit, tags: tags,
-            dateUploaded: dateUploaded, isVideo: isVideo)
+            dateUploaded: dateUploaded, isVideo: isVideo, visibility: visibility)
     }
 
     /// A Flickr photo from its keys, with the sizes Flickr sent by size key.

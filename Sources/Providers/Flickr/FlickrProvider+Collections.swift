@@ -27,6 +27,8 @@ extension FlickrProvider {
         guard !trimmed.isEmpty else {
             throw .invalidRequest("Give a Flickr username, path alias, NSID (such as 12345678@N00) or profile URL.")
         }
+        // `me` is the signed-in person, as Flickr reads `user_id=me` from a signed caller.
+        if trimmed.lowercased() == "me" { return try me() }
         if let known = people[trimmed] { return known }
         var handle = trimmed
         var fromLink = false
@@ -112,7 +114,9 @@ extension FlickrProvider {
 
     // MARK: - Photos of a collection
 
-    /// One page of a photostream (`flickr.people.getPublicPhotos`), album
+    /// One page of a photostream (`flickr.people.getPublicPhotos`, or
+    /// signed in `flickr.people.getPhotos`, which adds the non-public photos
+    /// the caller may see, the owner's own included), album
     /// (`flickr.photosets.getPhotos`), gallery (`flickr.galleries.getPhotos`)
     /// or pool (`flickr.groups.pools.getPhotos`), videos included.
     public func photos(in collection: PhotoCollection, page: Int, perPage: Int) async throws(FlickrError) -> PhotoPage {
@@ -133,7 +137,7 @@ extension FlickrProvider {
         let missing: [Int: String]
         switch collection.kind {
         case .photostream:
-            method = "flickr.people.getPublicPhotos"
+            method = signIn.isSignedIn ? "flickr.people.getPhotos" : "flickr.people.getPublicPhotos"
             parameters = [("user_id", collection.id)]
             missing = [1: Self.noSuchUser(name), 5: "Flickr says the account “\(name)” was deleted."]
         case .album:

@@ -39,7 +39,7 @@ public struct FlickrProvider: PhotoProvider {
     public var capabilities: ProviderCapabilities {
         ProviderCapabilities(
             recent: .supported(self), lookup: .supported(self), collections: .supported(self), links: .supported(self),
-            videos: .supported(self))
+            videos: .supported(self), favourites: .supported(self))
     }
     public let endpoint: URL
     /// Where images are built when the photo does not name them: `nil` for
@@ -48,8 +48,11 @@ public struct FlickrProvider: PhotoProvider {
     public let imageHost: URL?
     public let retryPolicy: RetryPolicy
 
-    private let apiKey: String
+    /// Also the OAuth consumer key of signed calls.
+    let apiKey: String
     let redactor: SecretRedactor
+    /// Who calls are made as; shared by every copy (see `useSignIn`).
+    public let signIn = FlickrSignInState()
     let network: NetworkManager
     let sizeCache = SizeCache()
     let people = PersonCache()
@@ -181,7 +184,7 @@ public struct FlickrProvider: PhotoProvider {
 
     // MARK: - Sending
 
-    private func fetchPage(_ url: URL, page asked: Int) async throws(FlickrError) -> PhotoPage {
+    func fetchPage(_ url: URL, page asked: Int) async throws(FlickrError) -> PhotoPage {
         let decoded = try await call(url) { data throws(FlickrError) in try FlickrResponseDecoder.decode(data) }
         if decoded.skippedPhotos > 0 {
             logger.debug("Skipped photos without id, secret or server", metadata: [
@@ -202,9 +205,20 @@ public struct FlickrProvider: PhotoProvider {
 
     /// One REST call: send, decode, and try again under the retry policy when
     /// the failure is transient (including Flickr's code 105, which comes
-    /// back as HTTP 200).
-    func call<Value>(_ url: URL, decode: (Data) throws(FlickrError) -> Value) async throws(FlickrError) -> Value {
+    /// back as HTTP 200). Signed as the signed-in person when there is one
+    /// (the `oauth_*` fields go in a header, never in the URL); a token
+    /// Flickr no longer honours is error 98, never a quiet unsigned call.
+    /// With `post`, the parameters go as a form (Flickr's write methods).
+    func call<Value>(
+        _ url: URL, post: Bool = false, decode: (Data) throws(FlickrError) -> Value
+    ) async throws(FlickrError) -> Value {
         let host = url.host ?? "?"
+        let signer = signIn.signer(consumerKey: apiKey)
+        let redactor = signer.map { SecretRedactor(secrets: [apiKey] + $0.secrets) } ?? self.redactor
+        let form = post ? OAuthSigner.queryParameters(of: url) : []
+        var bare = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        if post { bare?.query = nil }
+        let target = bare?.url ?? url
         return try await retryPolicy.run(
             classify: { $0.retryDecision },
             cancelled: { .network(.cancelled) },
@@ -216,7 +230,12 @@ public struct FlickrProvider: PhotoProvider {
         ) { _ throws(FlickrError) in
             let data: Data
             do throws(NetworkError) {
-                data = try await network.get(url, maxBytes: Self.maxResponseBytes).body
+                // Signed afresh on every try: a nonce is used once.
+                let method = post ? "POST" : "GET"
+                let headers = signer.map { [$0.authorizationHeader(method: method, url: target, form: form)] } ?? []
+                data = post
+                    ? try await network.post(target, form: form, headers: headers, maxBytes: Self.maxResponseBytes).body
+                    : try await network.get(url, headers: headers, maxBytes: Self.maxResponseBytes).body
             } catch {
                 throw FlickrError.network(error).redacting(redactor)
             }
@@ -239,7 +258,7 @@ public struct FlickrProvider: PhotoProvider {
 
 // MARK: - Descriptions without the key
 
-extension FlickrProvider: RecentPhotos, PhotoLookup, PhotoCollections, LinkReader, VideoFiles {}
+extension FlickrProvider: RecentPhotos, PhotoLookup, PhotoCollections, LinkReader, VideoFiles, Favourites {}
 
 extension FlickrProvider: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public var description: String {

@@ -207,7 +207,18 @@ public enum FlickrResponseDecoder {
             renditions: renditions, aspectRatio: aspectRatio, flickr: keys, credit: credit,
             tags: (members["tags"]?.lenientString ?? "").split(separator: " ").map(String.init),
             dateUploaded: members["dateupload"]?.lenientInteger.map { Date(timeIntervalSince1970: TimeInterval($0)) },
-            isVideo: members["media"]?.lenientString == "video")
+            isVideo: members["media"]?.lenientString == "video",
+            visibility: visibility(members))
+    }
+
+    /// `ispublic`, `isfriend` and `isfamily`, which Flickr puts on every
+    /// listed photo; nil when the answer has no `ispublic`.
+    static func visibility(_ members: [String: WireValue]) -> Photo.Visibility? {
+        func flag(_ key: String) -> Bool? {
+            members[key].flatMap { $0.lenientBool ?? $0.lenientInteger.map { $0 != 0 } }
+        }
+        guard let isPublic = flag("ispublic") else { return nil }
+        return Photo.Visibility(isPublic: isPublic, isFriend: flag("isfriend") ?? false, isFamily: flag("isfamily") ?? false)
     }
 
     /// An absolute http(s) URL, or nil: a server's `javascript:` or `file:`

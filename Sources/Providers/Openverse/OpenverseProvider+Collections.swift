@@ -11,7 +11,8 @@ extension OpenverseProvider: PhotoLookup {
             lookup: .supported(self),
             collections: .unsupported(Self.noCollections),
             links: .unsupported(Self.noCollections),
-            videos: .unsupported("Openverse offers no video files here."))
+            videos: .unsupported("Openverse offers no video files here."),
+            favourites: .unsupported("Openverse has no accounts to sign in to here, so no favourites; Flickr has them."))
     }
 
     static let noRecentPhotos = "Openverse has no recent photos; type words to search."

@@ -9,7 +9,8 @@ extension ShutterstockProvider: RecentPhotos {
             lookup: .unsupported("Shutterstock has no call for a photo's details by id; search for it instead."),
             collections: .unsupported(Self.noCollections),
             links: .unsupported(Self.noCollections),
-            videos: .unsupported("Shutterstock offers no video files here."))
+            videos: .unsupported("Shutterstock offers no video files here."),
+            favourites: .unsupported("Shutterstock has no accounts to sign in to here, so no favourites; Flickr has them."))
     }
 
     /// Shutterstock has no photostreams or albums to browse, only a

@@ -9,6 +9,12 @@ extension FlickrTerminalView {
         // A page the live line found is taken by a search for the same text
         // first; then the live line goes.
         defer { viewModel.lineEnded() }
+        // While `/login` waits, the line is the code (an empty one or /cancel abandons).
+        if case .waitingForCode = viewModel.signIn.value {
+            pauseInputUntilIdle()
+            viewModel.finishSignIn(line)
+            return
+        }
         switch UserCommand.parse(line) {
         case .search(let text):
             pauseInputUntilIdle()
@@ -51,6 +57,19 @@ extension FlickrTerminalView {
         case .album(let argument):
             pauseInputUntilIdle()
             viewModel.openAlbum(argument)
+        case .me:
+            pauseInputUntilIdle()
+            viewModel.showMine()
+        case .faves(let name):
+            pauseInputUntilIdle()
+            viewModel.showFavourites(of: name)
+        case .fave(let number):
+            viewModel.changeFavourite(number, adding: true)
+        case .unfave(let number):
+            viewModel.changeFavourite(number, adding: false)
+        case .login:
+            pauseInputUntilIdle()
+            viewModel.startSignIn()
         case .stats:
             terminal.print(StatusText.statistics(
                 viewModel.statistics(), results: viewModel.cells.count,

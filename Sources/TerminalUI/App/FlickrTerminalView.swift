@@ -95,6 +95,7 @@ public final class FlickrTerminalView {
         viewModel.linkedPhoto.observeChanges { [weak self] detail in
             if let detail { self?.printer.printDetail(detail) }
         }.store(in: &tokens)
+        viewModel.signIn.observeChanges { [weak self] step in self?.signInChanged(step) }.store(in: &tokens)
         viewModel.liveResult.observeChanges { [weak self] result in
             guard let self else { return }
             self.terminal.setLiveLine(StatusText.liveLine(result, columns: self.terminal.size.columns - 1))
@@ -114,7 +115,32 @@ public final class FlickrTerminalView {
         }
     }
 
+    /// `/login`'s address, as a link where the terminal follows them, and
+    /// what the next line is for.
+    private func signInChanged(_ step: SignInStep) {
+        if case .waitingForCode(let address) = step {
+            let text = TextSanitizer.sanitize(address.absoluteString, maximumLength: StatusText.copyableLength)
+            terminal.print("Open this address, approve the app, then type the code it shows here (an empty line or /cancel abandons):")
+            terminal.print(Hyperlink.wrap(text, to: address, enabled: printer.options.graphics.hyperlinks))
+        }
+        updateStatus()
+        resumeInputIfIdle()
+    }
+
     func updateStatus() {
+        switch viewModel.signIn.value {
+        case .asking:
+            terminal.setStatus("asking for a sign-in address…")
+            return
+        case .waitingForCode:
+            terminal.setStatus("signing in: type the code from the address above, or an empty line to abandon")
+            return
+        case .checking:
+            terminal.setStatus("checking the code…")
+            return
+        case .idle:
+            break
+        }
         switch viewModel.activity.value {
         case .loading(let query, let page):
             // Worded unlike a page header ("page 1 of N"), which scripts look for.
@@ -170,6 +196,11 @@ public final class FlickrTerminalView {
 
     private func resumeInputIfIdle() {
         guard !terminal.isInteractive, viewModel.activity.value == .idle, printer.isIdle else { return }
+        // A sign-in asking or checking decides what the next line is.
+        switch viewModel.signIn.value {
+        case .asking, .checking: return
+        case .idle, .waitingForCode: break
+        }
         terminal.resumeInput()
     }
 }

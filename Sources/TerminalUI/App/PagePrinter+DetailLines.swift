@@ -30,6 +30,7 @@ extension PagePrinter {
         // A photo opened from a link is not a result: it has no number.
         var lines = [(cell.number > 0 ? "#\(cell.number) " : "") + PageGeometry.title(of: cell)]
         lines.append("owner: " + (cell.owner == cell.ownerID ? cell.ownerID : "\(cell.owner) (\(cell.ownerID))"))
+        if let visibility = cell.visibilityName { lines.append("visibility: \(visibility)") }
         if let taken = cell.dateTaken, !taken.isEmpty { lines.append("taken: \(taken)") }
         if let dimensions = detail.dimensions {
             lines.append("size: \(dimensions.width)×\(dimensions.height)")

@@ -65,25 +65,35 @@ struct PageGeometry {
         case .grid:
             return GridComposer.compose(
                 row: zip(cells, contents).map {
-                    GridCell(number: $0.number, title: Self.title(of: $0), content: $1, aspectRatio: $0.aspectRatio,
+                    GridCell(number: $0.number, title: Self.title(of: $0, graphics: graphics), content: $1, aspectRatio: $0.aspectRatio,
                              link: $0.links.page)
                 },
                 layout: grid, graphics: graphics)
         case .list:
             return GridComposer.compose(
                 list: zip(cells, contents).map {
-                    ListEntry(number: $0.number, title: Self.title(of: $0), owner: $0.owner, content: $1,
+                    ListEntry(number: $0.number, title: Self.title(of: $0, graphics: graphics), owner: $0.owner, content: $1,
                               titleLink: $0.links.page, ownerLink: $0.links.owner)
                 },
                 layout: list, graphics: graphics)
         }
     }
 
-    /// The title shown in a label, a video's marked `▶`; the composer
-    /// sanitises and cuts it.
+    /// The title shown in a label, a video's marked `▶`; with `graphics`,
+    /// a photo not everyone may see is marked too (`restrictedMark`). The
+    /// composer sanitises and cuts it.
     @MainActor
-    static func title(of cell: ImageModel) -> String {
-        let title = cell.title.isEmpty ? "(untitled)" : cell.title
+    static func title(of cell: ImageModel, graphics: TerminalGraphics? = nil) -> String {
+        var title = cell.title.isEmpty ? "(untitled)" : cell.title
+        if let graphics, cell.isRestricted { title = restrictedMark(cell, graphics: graphics) + title }
         return cell.isVideo ? "▶ " + title : title
+    }
+
+    /// A small lock where the terminal draws pictures (so it has a font
+    /// with symbols and emoji); in plain output, where nothing says what
+    /// the terminal can show, the visibility in words: `(private) `.
+    @MainActor
+    static func restrictedMark(_ cell: ImageModel, graphics: TerminalGraphics) -> String {
+        graphics.showsImages ? "🔒 " : "(\(cell.visibilityName ?? "private")) "
     }
 }

@@ -26,6 +26,15 @@ public enum UserCommand: Sendable, Equatable {
     case albums(String?)
     /// `/album N|ID|URL`: an album of the last list, by id, or by link.
     case album(String)
+    /// `/me`: your photostream, signed in, non-public photos included.
+    case me
+    /// `/login`: sign in; the next line typed is the code the sign-in page shows.
+    case login
+    /// `/faves [NAME]`: a person's favourites (without a name: yours).
+    case faves(String?)
+    /// `/fave N` / `/unfave N`: add result N to your favourites, or take it out.
+    case fave(Int)
+    case unfave(Int)
     /// A "/name" that is not a command; `suggestion` is the closest one.
     case unknown(String, suggestion: String?)
     /// A command used wrongly; the message says how to use it.
@@ -81,6 +90,16 @@ public enum UserCommand: Sendable, Equatable {
         case "/album":
             guard arguments.count == 1 else { return .invalid("Use /album N (from /albums), /album ID or /album LINK.") }
             return .album(arguments[0])
+        case "/me": return noArguments(.me, name, arguments)
+        case "/login": return noArguments(.login, name, arguments)
+        case "/faves":
+            guard arguments.count <= 1 else { return .invalid("Use /faves NAME: a username, path alias, id or profile link (none: yours).") }
+            return .faves(arguments.first)
+        case "/fave", "/unfave":
+            switch parseOpen(arguments, command: name) {
+            case .open(let number): return name == "/fave" ? .fave(number) : .unfave(number)
+            case let other: return other
+            }
         case "/":
             return .invalid("Type a command after \"/\" (for example /help), or just text to search.")
         default:
@@ -92,7 +111,7 @@ public enum UserCommand: Sendable, Equatable {
     public static let completions = [
         "/open ", "/cancel", "/recent", "/layout grid", "/layout list",
         "/stats", "/help", "/quit", "/retry", "/filter ", "/filter clear", "/live on", "/live off",
-        "/user ", "/albums ", "/album ",
+        "/user ", "/albums ", "/album ", "/me", "/login", "/faves", "/fave ", "/unfave ",
     ]
 
     /// Lines Tab completes, `/provider` with each service the app can search.
@@ -123,6 +142,10 @@ public enum UserCommand: Sendable, Equatable {
         ("/user NAME", "a person's photos, newest first (or paste their profile link)"),
         ("/albums [NAME]", "a person's albums; /album N opens one"),
         ("/album N|ID|LINK", "an album's photos (or paste its link)"),
+        ("/login", "sign in (Flickr): then calls are made as you"),
+        ("/me", "your photos, non-public ones included (signed in)"),
+        ("/faves [NAME]", "a person's favourites, or yours"),
+        ("/fave N, /unfave N", "add photo N to your favourites, or take it out"),
         ("/stats", "download and cache statistics"),
         ("/help", "this list"),
         ("/quit", "leave (also Ctrl-D)"),
@@ -131,21 +154,22 @@ public enum UserCommand: Sendable, Equatable {
     /// Command names that `unknown` suggestions are drawn from.
     static let names = [
         "/open", "/cancel", "/recent", "/layout", "/stats", "/help", "/quit", "/retry", "/provider", "/filter", "/live",
-        "/user", "/albums", "/album",
+        "/user", "/albums", "/album", "/me", "/login", "/faves", "/fave", "/unfave",
     ]
 
     // MARK: - Parsing helpers
 
-    private static func parseOpen(_ arguments: [String]) -> UserCommand {
+    /// `/open N` (and `/fave N`, `/unfave N`, as `command`): `.open(N)` or how to use it.
+    private static func parseOpen(_ arguments: [String], command: String = "/open") -> UserCommand {
         guard let argument = arguments.first else {
-            return .invalid("/open needs a result number, for example /open 3.")
+            return .invalid("\(command) needs a result number, for example \(command) 3.")
         }
         guard arguments.count == 1 else {
-            return .invalid("/open takes one result number, for example /open 3.")
+            return .invalid("\(command) takes one result number, for example \(command) 3.")
         }
         let digits = argument.hasPrefix("#") ? String(argument.dropFirst()) : argument
         guard let number = Int(digits), number >= 1 else {
-            return .invalid("\"\(TextSanitizer.fit(TextSanitizer.sanitize(argument), columns: 20))\" is not a result number; use /open N with N from 1, for example /open 3.")
+            return .invalid("\"\(TextSanitizer.fit(TextSanitizer.sanitize(argument), columns: 20))\" is not a result number; use \(command) N with N from 1, for example \(command) 3.")
         }
         return .open(number)
     }

@@ -129,7 +129,7 @@ import Testing
 
     @Test func everyCompletionParsesAsACommand() {
         // These wait for their argument after the space.
-        let needArguments: Set = ["/open ", "/user ", "/album "]
+        let needArguments: Set = ["/open ", "/user ", "/album ", "/fave ", "/unfave "]
         for completion in UserCommand.completions(providers: ["shutterstock"]) where !needArguments.contains(completion) {
             switch UserCommand.parse(completion) {
             case .search, .unknown, .invalid, .nextPage:
@@ -143,5 +143,35 @@ import Testing
     @Test(arguments: [("kitten", "sitting", 3), ("", "abc", 3), ("same", "same", 0), ("/opne", "/open", 2)])
     func editDistance(a: String, b: String, distance: Int) {
         #expect(UserCommand.editDistance(a, b) == distance)
+    }
+}
+
+/// The account commands: `/me`, `/login`, `/faves [NAME]`, `/fave N`, `/unfave N`.
+@Suite struct AccountCommandTests {
+    @Test func accountCommandsParse() {
+        #expect(UserCommand.parse("/me") == .me)
+        #expect(UserCommand.parse("/login") == .login)
+        #expect(UserCommand.parse("/faves") == .faves(nil))
+        #expect(UserCommand.parse("/faves anasouza") == .faves("anasouza"))
+        #expect(UserCommand.parse("/fave 3") == .fave(3))
+        #expect(UserCommand.parse("/unfave #12") == .unfave(12))
+    }
+
+    @Test func misusedAccountCommandsSayHow() {
+        #expect(UserCommand.parse("/fave") == .invalid("/fave needs a result number, for example /fave 3."))
+        guard case .invalid(let text) = UserCommand.parse("/unfave x") else {
+            Issue.record("expected .invalid")
+            return
+        }
+        #expect(text.contains("/unfave N"))
+        #expect(UserCommand.parse("/me now") == .invalid("/me takes no arguments."))
+    }
+
+    @Test func helpAndCompletionNameEveryAccountCommand() {
+        let usages = UserCommand.summaries.map(\.usage).joined(separator: " ")
+        for name in ["/login", "/me", "/faves", "/fave", "/unfave"] {
+            #expect(usages.contains(name), "\(name)")
+            #expect(UserCommand.completions.contains { $0.hasPrefix(name) }, "\(name)")
+        }
     }
 }

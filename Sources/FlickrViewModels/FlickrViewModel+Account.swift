@@ -1,0 +1,150 @@
+import Binding
+import PhotoCore
+import Foundation
+
+/// Where `/login` is.
+public enum SignInStep: Sendable, Equatable {
+    case idle
+    /// Asking the service for the address where the app is approved.
+    case asking
+    /// The address is shown; the next line typed is the code it gives.
+    case waitingForCode(URL)
+    /// The code is being checked.
+    case checking
+}
+
+extension ResultQuery {
+    /// The favourites `name` names at `provider` (`flickr faves NAME`,
+    /// `/faves NAME`); nil or `me`: yours, once the service says who you
+    /// are, so nobody signed in is a sentence rather than a failed page.
+    public static func favourites(named name: String?, at provider: any PhotoProvider) async throws -> ResultQuery {
+        _ = try provider.capabilities.favourites.required()
+        let collections = try provider.capabilities.collections.required()
+        guard let name, name.lowercased() != "me" else {
+            _ = try await collections.person(named: "me")
+            return .favourites(nil)
+        }
+        return .favourites(try await collections.person(named: name))
+    }
+}
+
+/// Your account at the prompt: `/login`, `/me`, `/faves`, `/fave N` and
+/// `/unfave N`. The service does the work (its favourites capability and
+/// the sign-in it carries); a service without them says so in its words.
+extension FlickrViewModel {
+    /// `/me`: the signed-in person's photostream, non-public photos included.
+    public func showMine() {
+        showPerson("me")
+    }
+
+    /// `/faves [NAME]`: a person's favourites, or without a name (or `me`) your own.
+    public func showFavourites(of name: String?) {
+        guard favouritesOrSay() != nil else { return }
+        let named = name.flatMap { $0.lowercased() == "me" ? nil : $0 }
+        lookUp(named.map { "the favourites of “\($0)”" } ?? "your favourites") { provider in
+            .query(try await ResultQuery.favourites(named: named, at: provider))
+        }
+    }
+
+    /// `/fave N` (`adding`) or `/unfave N`: changes your favourites, then
+    /// says so in one line.
+    public func changeFavourite(_ number: Int, adding: Bool) {
+        guard let favourites = favouritesOrSay() else { return }
+        let all = cells
+        guard let cell = all.first(where: { $0.number == number }) else {
+            noticeSource.value = .error(all.isEmpty
+                ? "No results yet: show some photos, then /\(adding ? "fave" : "unfave") a result number."
+                : "No result \(number): results \(all[0].number)–\(all[all.count - 1].number) are loaded.")
+            return
+        }
+        let photo = cell.photo
+        let name = "#\(number) “\(photo.title.isEmpty ? "untitled" : photo.title)”"
+        Task { [weak self] in
+            do {
+                if adding {
+                    try await favourites.addFavourite(photo)
+                } else {
+                    try await favourites.removeFavourite(photo)
+                }
+                self?.noticeSource.value = .info(adding ? "\(name) is one of your favourites now." : "\(name) is no longer one of your favourites.")
+            } catch {
+                if error is CancellationError { return }
+                self?.noticeSource.value = .error(userMessage(for: error))
+            }
+        }
+    }
+
+    // MARK: - Signing in
+
+    /// `/login`: asks the service for the address where the app is approved;
+    /// the next line typed is then the code it shows (`finishSignIn`).
+    public func startSignIn() {
+        guard let account = favouritesOrSay()?.account else { return }
+        signInTask?.cancel()
+        signInSource.value = .asking
+        signInTask = Task { [weak self] in
+            do {
+                let address = try await account.startSignIn()
+                guard let self, !Task.isCancelled else { return }
+                self.signInSource.value = .waitingForCode(address)
+            } catch {
+                guard let self, !Task.isCancelled else { return }
+                self.signInSource.value = .idle
+                self.noticeSource.value = .error(userMessage(for: error))
+            }
+        }
+    }
+
+    /// The line typed while `/login` waits: the code, or an empty line or
+    /// `/cancel`, which abandon the sign-in.
+    public func finishSignIn(_ line: String) {
+        guard case .waitingForCode = signIn.value, let account = provider.capabilities.favourites.available?.account else {
+            return
+        }
+        let code = line.trimmingCharacters(in: .whitespaces)
+        guard !code.isEmpty, code.lowercased() != "/cancel" else {
+            cancelSignIn()
+            return
+        }
+        signInSource.value = .checking
+        let service = provider.displayName
+        signInTask = Task { [weak self] in
+            do {
+                let person = try await account.finishSignIn(verifier: code)
+                guard let self, !Task.isCancelled else { return }
+                self.signInSource.value = .idle
+                self.noticeSource.value = .info(
+                    "Signed in to \(service) as \(Self.signedInName(person)). /me shows your photos, /faves your favourites.")
+            } catch {
+                guard let self, !Task.isCancelled else { return }
+                self.signInSource.value = .idle
+                self.noticeSource.value = .error(userMessage(for: error))
+            }
+        }
+    }
+
+    /// Abandons a `/login` under way; whoever was signed in stays so.
+    public func cancelSignIn() {
+        signInTask?.cancel()
+        signInTask = nil
+        guard signIn.value != .idle else { return }
+        signInSource.value = .idle
+        noticeSource.value = .info("Sign-in abandoned.")
+    }
+
+    /// "Ana Paula Souza (anasouza, 12345678@N01)".
+    static func signedInName(_ person: Person) -> String {
+        guard let real = person.realName, real != person.username else { return "\(person.username) (\(person.id))" }
+        return "\(real) (\(person.username), \(person.id))"
+    }
+
+    /// The service's favourites, or its sentence shown and nil.
+    private func favouritesOrSay() -> (any Favourites)? {
+        switch provider.capabilities.favourites {
+        case .supported(let favourites): return favourites
+        case .unsupported(let sentence):
+            noticeSource.value = .info(sentence)
+            return nil
+        }
+    }
+}
