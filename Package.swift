@@ -163,7 +163,7 @@ let package = Package(
         ],
                     swiftSettings: testSettings),
         .testTarget(name: "TerminalUITests", dependencies: [
-            "TerminalUI", "FlickrViewModels", "PhotoCore", "FlickrService", "ImagePipeline", "Sandbox", "TestSupport",
+            "TerminalUI", "FlickrViewModels", "PhotoCore", "FlickrService", "ImagePipeline", "Networking", "Sandbox", "TestSupport",
             "Platform", "CPty", "CTurboJPEG", "CChafa", "ImageCodecs", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),

@@ -3,6 +3,7 @@ import FlickrService
 import FlickrViewModels
 import Foundation
 import ImagePipeline
+import Networking
 import Sandbox
 @testable import TerminalUI
 import TestSupport
@@ -17,11 +18,30 @@ import Testing
         interactive: Bool = true, graphics: TerminalGraphics = .none,
         _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxServer) async throws -> Void
     ) async throws {
+        // Thumbnails on a client of their own, as the app wires them: the
+        // sandbox serves both from one host, and stalled thumbnails must not
+        // hold the connections a page's REST call needs.
+        var imageConfiguration = NetworkManager.Configuration.testing
+        imageConfiguration.connectionsPerHost = 12
+        let images = NetworkManager(configuration: imageConfiguration)
+        do {
+            try await withView(configure, interactive: interactive, graphics: graphics, images: images, body)
+        } catch {
+            await images.shutdown()
+            throw error
+        }
+        await images.shutdown()
+    }
+
+    private func withView(
+        _ configure: (inout SandboxConfiguration) -> Void, interactive: Bool, graphics: TerminalGraphics, images: NetworkManager,
+        _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxServer) async throws -> Void
+    ) async throws {
         try await withSandboxSession(configure: configure) { server, network in
             let provider = FlickrProvider(
                 apiKey: "test", endpoint: server.restURL, imageHost: server.baseURL, network: network,
                 displayName: "sandbox")
-            let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: network), perPage: 9)
+            let viewModel = FlickrViewModel(provider: provider, pipeline: ImageDownloadManager(fetcher: images), perPage: 9)
             let terminal = RecordingTerminal(size: TerminalSize(columns: 100, rows: 40), isInteractive: interactive)
             let view = FlickrTerminalView(
                 viewModel: viewModel, terminal: terminal, options: .init(layout: .grid, columns: 3, graphics: graphics))
