@@ -5,7 +5,8 @@ import Testing
 
 /// Fewer bytes for kitty images, the same screen: inside tmux, a page of
 /// placeholder text resolves cell by cell to the same image parts it
-/// named when every cell carried its marks.
+/// named when every cell carried its marks; images travel at the pixels
+/// their cells show.
 @Suite("Rendered kitty bytes")
 struct RenderedKittyTests {
     static let tmuxKitty = TerminalGraphics(mode: .kitty, colors: .truecolor, insideTmux: true)
@@ -52,5 +53,39 @@ struct RenderedKittyTests {
                 KittyPlaceholder.character, KittyPlaceholder.diacritics[row], KittyPlaceholder.diacritics[0]]))
             #expect(line.hasPrefix(colour + first))
         }
+    }
+
+    @Test func aThumbnailTravelsAtThePixelsItsCellsShow() throws {
+        let graphics = TerminalGraphics(mode: .kitty, colors: .truecolor)
+        let renderer = TerminalImageRenderer(graphics: graphics)
+        // A 420 x 560 decode (a 640 px JPEG at 7/8) placed on 38 x 25 cells of 10 x 20 px.
+        let image = renderer.render(PixelFixtures.gradient(width: 420, height: 560), columns: 38, rows: 25)
+        let png = try Self.png(of: image)
+        #expect(image.columns == 38 && image.rows == 25)
+        #expect(png.width == 380 && png.height == 500)
+    }
+
+    @Test func aPictureSmallerThanItsCellsIsNotEnlarged() throws {
+        let renderer = TerminalImageRenderer(graphics: TerminalGraphics(mode: .kitty, colors: .truecolor))
+        let image = renderer.render(PixelFixtures.gradient(width: 120, height: 90), columns: 38, rows: 14)
+        let png = try Self.png(of: image)
+        #expect(png.width == 120 && png.height == 90)
+    }
+
+    @Test func aShrinkByAFewPerCentKeepsARampEven() {
+        // Five pixels of a ramp into four: each target pixel is the mean of
+        // the 1.25 source pixels it covers, so the steps stay equal.
+        let ramp: [UInt8] = [0, 40, 80, 120, 160].flatMap { [$0, $0, $0] }
+        let shrunk = KittyEncoder.downscale(ramp, from: (5, 1), to: (4, 1))
+        let reds = stride(from: 0, to: shrunk.count, by: 3).map { Int(shrunk[$0]) }
+        let expected = [8, 56, 104, 152]
+        #expect(zip(reds, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(reds)")
+    }
+
+    static func png(of image: RenderedImage) throws -> PNGReader.Image {
+        let upload = try #require(image.kittyUpload)
+        let payload = ParsedKittyCommand.all(in: upload.commands).map(\.payload).joined()
+        let bytes = try #require(Data(base64Encoded: payload))
+        return try #require(PNGReader.read([UInt8](bytes)))
     }
 }
