@@ -11,6 +11,8 @@
 // Symbols are counted twice: for a terminal that carries out REP (xterm,
 // kitty, foot, WezTerm, tmux, VTE: the app then writes runs once) and, as
 // "symbols-norep", for one that does not.
+// With FLICKR_BENCH_BYTES_DUMP=PREFIX set, the bytes counted are also
+// written to PREFIX-renderer-MODE and PREFIX-MODE, to see what they are.
 
 import Foundation
 import Sandbox
@@ -48,7 +50,11 @@ func runBytes(_ arguments: Arguments) async throws {
             return renderer.cachedImage(cacheKey: thumbnail.cacheKey, columns: area.columns, rows: area.rows)
                 .map(CellContent.image)
         }
-        let uploads = renderer.uploads(for: shown).utf8.count
+        let uploadText = renderer.uploads(for: shown)
+        let uploads = uploadText.utf8.count
+        if let dump = ProcessInfo.processInfo.environment["FLICKR_BENCH_BYTES_DUMP"] {
+            try Data((uploadText + page).utf8).write(to: URL(fileURLWithPath: dump + "-renderer-" + name))
+        }
         let total = page.utf8.count + 1 + uploads
         print("bytes-renderer \(name) \(columns)x\(rows): \(format(Double(total) / 1024)) KiB "
               + "(\(total) bytes, \(thumbnails.count) thumbnails; image data \(uploads), page text \(page.utf8.count + 1))")
@@ -98,6 +104,9 @@ private func appBytes(
             _ = try terminal.instant(of: lastRowLabel(page: 1), after: mark)
             try await waitForQuiet(sandbox, reading: terminal, quiet: .milliseconds(500))
             bytes = terminal.mark() - mark
+            if let dump = ProcessInfo.processInfo.environment["FLICKR_BENCH_BYTES_DUMP"] {
+                try Data(terminal.bytes[mark...]).write(to: URL(fileURLWithPath: dump + "-" + mode.rawValue + (repeats || mode != .symbols ? "" : "-norep")))
+            }
             terminal.write("/quit\r")
             try terminal.waitForExit()
         }

@@ -9,15 +9,17 @@ import ImageCodecs
 /// redraw, the same photo in a later search) writes the content only.
 extension TerminalImageRenderer {
     func drawKitty(_ image: DecodedImage, columns: Int, rows: Int) -> RenderedImage {
-        let budget = KittyEncoder.budget(cells: columns * rows)
+        // Placeholders number at most `maximumIndex + 1` rows and columns.
+        let columns = graphics.usesKittyPlaceholders ? min(columns, KittyPlaceholder.maximumIndex + 1) : columns
+        let rows = graphics.usesKittyPlaceholders ? min(rows, KittyPlaceholder.maximumIndex + 1) : rows
+        let cell = graphics.cellPixelSize
         guard let payload = KittyEncoder.encode(
-            rgba: image.rgba, width: image.width, height: image.height, budget: budget)
+            rgba: image.rgba, width: image.width, height: image.height,
+            shown: (columns * cell.width, rows * cell.height),
+            budget: KittyEncoder.budget(cells: columns * rows))
         else { return blank(columns: columns, rows: rows) }
         let id = kittyImages.makeID()
         if graphics.usesKittyPlaceholders {
-            // Placeholders number at most `maximumIndex + 1` rows and columns.
-            let columns = min(columns, KittyPlaceholder.maximumIndex + 1)
-            let rows = min(rows, KittyPlaceholder.maximumIndex + 1)
             let commands = KittyCommand.transmit(
                 id: id, format: .png, width: payload.width, height: payload.height,
                 payload: payload.bytes, compressed: false,
