@@ -55,8 +55,13 @@ func runEnterToHeader(_ options: EnterOptions) async throws {
         try await process.waitFor(text: "· page 1 of", after: mark)
         let elapsed = ContinuousClock.now - start
         samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
-        // Let the page's thumbnails settle before the next query.
-        try await process.waitFor(text: "thumbnails", after: mark)
+        // The whole page before the next query: with --images none no
+        // thumbnail is fetched, so no progress line ends it; output stops.
+        var printed = process.mark()
+        repeat {
+            printed = process.mark()
+            try await Task.sleep(for: .milliseconds(200))
+        } while process.mark() != printed
     }
     try process.write("/quit\r")
     _ = try await process.waitForExit()
