@@ -52,3 +52,8 @@ struct CommonsSandbox: SandboxService {
         }
     }
 }
+
+extension ImitatedService {
+    /// Commons, for the provider list's line.
+    public static let commons = ImitatedService(CommonsSandbox.self, name: "commons", apiPath: "w/api.php")
+}
