@@ -180,7 +180,8 @@ let package = Package(
         ], exclude: ["Recorded"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "TestSupport", "Sandbox", "Networking", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "TestSupport", "Sandbox", "Services", "PhotoCore", "Networking", "flickr",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
     ]
