@@ -8,9 +8,9 @@ extension CommonsProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Wikimedia Commons' freely licensed files (no key needed)",
-        credentialVariables: [],
+        credentials: [],
         credentialHint: "Wikimedia Commons needs no key.",
-        endpointVariable: endpointVariable,
+        endpoint: EnvironmentVariable(endpointVariable, "Another MediaWiki api.php for Wikimedia Commons, as --api-url; for example the sandbox's, http://127.0.0.1:8080/w/api.php. Commons needs no key."),
         defaultBaseURL: defaultEndpoint,
         defaultPerPage: CommonsSearchRequest.defaultPerPage,
         perPageRange: CommonsSearchRequest.perPageRange,

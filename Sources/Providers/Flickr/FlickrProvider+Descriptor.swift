@@ -7,9 +7,12 @@ extension FlickrProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Flickr's photo search (an API key from Flickr; without one, the embedded sandbox)",
-        credentialVariables: ["FLICKR_API_KEY", "FLICKR_API_SECRET"],
+        credentials: [
+            EnvironmentVariable("FLICKR_API_KEY", "Flickr API key, as --api-key. Without it (and without --api-url) Flickr runs against the embedded sandbox."),
+            EnvironmentVariable("FLICKR_API_SECRET", "The secret of the Flickr key, as --api-secret: it signs in and signs a signed-in account's requests. It is never saved."),
+        ],
         credentialHint: "Set FLICKR_API_KEY or pass --api-key to search Flickr.",
-        endpointVariable: "FLICKR_API_URL",
+        endpoint: EnvironmentVariable("FLICKR_API_URL", "Another Flickr-compatible endpoint, as --api-url; for example a sandbox started with flickr sandbox."),
         defaultBaseURL: defaultEndpoint,
         defaultPerPage: 30,
         perPageRange: perPageRange,
