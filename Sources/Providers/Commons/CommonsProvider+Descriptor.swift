@@ -25,6 +25,11 @@ extension CommonsProvider {
             .remote(CommonsProvider(endpoint: setup.apiURL ?? defaultEndpoint, network: setup.network, notices: setup.notices))
         })
 
+    /// A pasted web link to another site: only Commons' file pages open.
+    public func foreignLinkSentence(host: String) -> String {
+        "That is a link to \(host), not to \(displayName): Wikimedia Commons' file pages (commons.wikimedia.org/wiki/File:…) are opened. To search for words, type them."
+    }
+
     /// What `gsrsearch` and `gsrsort` become for a query.
     struct SearchTerms: Equatable {
         var search: String

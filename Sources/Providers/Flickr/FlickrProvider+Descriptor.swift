@@ -23,6 +23,11 @@ extension FlickrProvider {
         imageSizes: "thumbnail_url is the 150 px square (q), image_url the 1024 px size (b) or 640 px (z)",
         connect: connect)
 
+    /// A pasted web link to another site: which of Flickr's links open.
+    public func foreignLinkSentence(host: String) -> String {
+        "That is a link to \(host), not to \(displayName): links to Flickr's photos, people, albums, galleries and group pools are opened. To search for words, type them."
+    }
+
     private static func connect(_ setup: ProviderSetup) throws -> ProviderEndpoint {
         let key = try apiKey(option: setup.apiKey, environment: setup.environment)
         let network = setup.network
