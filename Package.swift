@@ -123,13 +123,13 @@ let package = Package(
 
         // Render benchmark driver for Scripts/bench (not part of the product).
         .executableTarget(name: "flickr-bench", dependencies: [
-            "TerminalUI", "Sandbox", "PhotoCore", "FlickrService", "Networking", "TestSupport", "ImageCodecs",
+            "TerminalUI", "Sandbox", "Services", "PhotoCore", "FlickrService", "Networking", "TestSupport", "ImageCodecs",
         ], swiftSettings: strict),
 
         // Shared test support: pty driver, sandbox launcher, terminal screen
         // model, and the test doubles (scripted image fetcher, recording terminal).
         .target(name: "TestSupport", dependencies: [
-            "CPty", "Sandbox", "PhotoCore", "Networking", "ImagePipeline", "TerminalUI",
+            "CPty", "Sandbox", "Services", "PhotoCore", "Networking", "ImagePipeline", "TerminalUI",
             "CTurboJPEG", "CGIF", "CWebP", "CZlib",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: strict),
@@ -149,7 +149,7 @@ let package = Package(
         ],
                     exclude: ["Recorded", "Openverse/Recorded"], swiftSettings: testSettings),
         .testTarget(name: "ImagePipelineTests", dependencies: [
-            "ImagePipeline", "PhotoCore", "Networking", "Sandbox", "TestSupport", "Platform",
+            "ImagePipeline", "PhotoCore", "Networking", "Sandbox", "Services", "TestSupport", "Platform",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ], swiftSettings: testSettings),
         .testTarget(name: "FlickrViewModelsTests", dependencies: [
@@ -171,7 +171,7 @@ let package = Package(
             "ImageCodecs", "TestSupport", "CZlib",
         ], swiftSettings: testSettings),
         .testTarget(name: "SandboxTests", dependencies: [
-            "Sandbox", "PhotoCore", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
+            "Sandbox", "Services", "PhotoCore", "FlickrService", "Networking", "TestSupport", "CWebP", "CZlib",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], exclude: ["Peers"], swiftSettings: testSettings),
         .testTarget(name: "CommonsTests", dependencies: [
@@ -180,7 +180,8 @@ let package = Package(
         ], exclude: ["Recorded"], swiftSettings: testSettings),
         // `flickr` is listed so the binary the tests start is built first.
         .testTarget(name: "EndToEndTests", dependencies: [
-            "TestSupport", "Sandbox", "Networking", "flickr", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            "TestSupport", "Sandbox", "Services", "PhotoCore", "Networking", "flickr",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ],
                     swiftSettings: testSettings),
     ]
@@ -191,6 +192,6 @@ let package = Package(
 // plain `swift build` never sees it.
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
-        "PhotoCore", "FlickrService", "ShutterstockService", "OpenverseService", "CommonsService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
+        "PhotoCore", "Services", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
     ], swiftSettings: strict))
 }

@@ -6,9 +6,10 @@ cannot drift from what the binary does:
   (swift-argument-parser's description of every command, the one `--help`
   prints);
 - the prompt's commands from the app's own `/help`, read through plain stdin;
-- the environment variables that `--help` names, each with a sentence kept
-  here; a variable `--help` names without one here stops the build, so a new
-  one cannot ship undocumented.
+- the environment variables from the "Environment:" section of `--help`
+  (each provider's descriptor declares its own with a sentence, the app
+  its few); a variable `--help` names anywhere without a sentence there
+  stops the build, so a new one cannot ship undocumented.
 
 Usage: manpage.py DUMP_HELP.json PROMPT_HELP.txt VERSION DATE > flickr.1
 """
@@ -16,41 +17,6 @@ Usage: manpage.py DUMP_HELP.json PROMPT_HELP.txt VERSION DATE > flickr.1
 import json
 import re
 import sys
-
-# Variables the app reads that `--help` does not name, and a sentence for each
-# one it does. The keys must cover every variable `--help` names.
-ENVIRONMENT = {
-    "FLICKR_API_KEY": "Flickr API key, as --api-key. Without it (and without --api-url) "
-    "Flickr runs against the embedded sandbox.",
-    "FLICKR_API_SECRET": "The secret of the Flickr key, as --api-secret: it signs in and signs a "
-    "signed-in account's requests. It is never saved.",
-    "FLICKR_API_URL": "Another Flickr-compatible endpoint, as --api-url; for example a "
-    "sandbox started with flickr sandbox.",
-    "SHUTTERSTOCK_API_TOKEN": "Shutterstock API token (Bearer).",
-    "SHUTTERSTOCK_KEY": "Shutterstock consumer key, with SHUTTERSTOCK_SECRET (Basic "
-    "authentication) when there is no token.",
-    "SHUTTERSTOCK_SECRET": "Shutterstock consumer secret, with SHUTTERSTOCK_KEY.",
-    "SHUTTERSTOCK_API_URL": "Another Shutterstock-compatible endpoint, as --api-url.",
-    "OPENVERSE_CLIENT_ID": "Openverse client id, with OPENVERSE_CLIENT_SECRET: the app "
-    "fetches a token and may ask for pages of up to 500 (20 without).",
-    "OPENVERSE_CLIENT_SECRET": "Openverse client secret, with OPENVERSE_CLIENT_ID.",
-    "OPENVERSE_API_URL": "Another Openverse-compatible endpoint, as --api-url. Openverse "
-    "needs no key, so without this it always talks to the real API.",
-    "COMMONS_API_URL": "Another MediaWiki api.php for Wikimedia Commons, as --api-url; for "
-    "example the sandbox's, http://127.0.0.1:8080/w/api.php. Commons needs no key.",
-    "FLICKR_PROBE_TIMEOUT_MS": "How long --images auto waits for the terminal to say "
-    "what it can draw (default 250 ms), for slow links.",
-    "XDG_STATE_HOME": "History and the last session go to $XDG_STATE_HOME/flickr "
-    "(default ~/.local/state/flickr), one of each per service.",
-    "XDG_CACHE_HOME": "Images and thumbnails as drawn go to $XDG_CACHE_HOME/flickr "
-    "(default ~/.cache/flickr).",
-    "XDG_CONFIG_HOME": "flickr login keeps the Flickr sign-in in $XDG_CONFIG_HOME/flickr "
-    "(default ~/.config/flickr), readable only by you.",
-    "NO_COLOR": "When set, no colour.",
-    "TERM": "With TERM=dumb the app reads plain lines and prints plain text, as when "
-    "standard input is not a terminal.",
-}
-ALWAYS_DOCUMENTED = ["XDG_STATE_HOME", "XDG_CACHE_HOME", "NO_COLOR", "TERM"]
 
 # Typography man(7) spells out, so the page renders the same in any locale.
 GLYPHS = {"…": "...", "–": r"\(en", "—": r"\(em", "“": r"\(lq", "”": r"\(rq",
@@ -156,17 +122,41 @@ def all_text(command):
         yield from all_text(sub)
 
 
-def environment(root):
+ENVIRONMENT_HEADING = "Environment:"
+ENVIRONMENT_LINE = re.compile(r"^  ([A-Z][A-Z0-9_]*)  (\S.*)$")
+
+
+def split_environment(discussion):
+    """The root discussion without its "Environment:" section, and that
+    section's sentences by variable."""
+    kept, sentences, inside = [], {}, False
+    for line in discussion.split("\n"):
+        if line == ENVIRONMENT_HEADING:
+            inside = True
+            continue
+        row = ENVIRONMENT_LINE.match(line) if inside else None
+        if row:
+            sentences[row.group(1)] = row.group(2)
+            continue
+        inside = False
+        kept.append(line)
+    return "\n".join(kept), sentences
+
+
+def environment(root, sentences):
+    if not sentences:
+        sys.exit("manpage.py: --help has no \"" + ENVIRONMENT_HEADING + "\" section with the variables' sentences")
     named = set()
     for text in all_text(root):
         named.update(re.findall(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]\b", text))
-    undocumented = sorted(named - set(ENVIRONMENT))
+    undocumented = sorted(named - set(sentences))
     if undocumented:
         sys.exit("manpage.py: --help names " + ", ".join(undocumented)
-                 + " but Scripts/lib/manpage.py has no sentence for it: add one to ENVIRONMENT")
+                 + " but gives no sentence for it in its Environment section: declare it with one on its "
+                 + "provider's descriptor (or in Sources/flickr/EnvironmentHelp.swift for the app's own)")
     out = []
-    for variable in sorted(named | set(ALWAYS_DOCUMENTED)):
-        out += [".TP", f"\\fB{escape(variable)}\\fR", escape(ENVIRONMENT[variable])]
+    for variable in sorted(sentences):
+        out += [".TP", f"\\fB{escape(variable)}\\fR", escape(sentences[variable])]
     return out
 
 
@@ -194,7 +184,8 @@ def main():
         page += [".PP", f".B {escape(usage)}", " ".join(words)]
     page += [".PP", ".B flickr", "\\fB\\-\\-version\\fR | \\fB\\-h\\fR, \\fB\\-\\-help\\fR | "
              "\\fB\\-\\-generate\\-completion\\-script\\fR \\fIbash\\fR|\\fIzsh\\fR|\\fIfish\\fR"]
-    page += [".SH DESCRIPTION"] + paragraphs(root.get("discussion", ""))
+    description, sentences = split_environment(root.get("discussion", ""))
+    page += [".SH DESCRIPTION"] + paragraphs(description)
     page += [".SH COMMANDS"]
     for command in commands:
         page += command_section(command, ["flickr"])
@@ -209,7 +200,7 @@ def main():
         ".B /help",
         "prints:",
     ] + prompt_commands(prompt_help)
-    page += [".SH ENVIRONMENT"] + environment(root)
+    page += [".SH ENVIRONMENT"] + environment(root, sentences)
     page += [
         ".SH EXIT STATUS",
         "0 on success; 64 when the command line is not understood; 130 when Ctrl\\-C",

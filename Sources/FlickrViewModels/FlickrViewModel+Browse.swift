@@ -74,13 +74,9 @@ extension FlickrViewModel {
             let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
             let host = url.host, !host.isEmpty
         else { return nil }
-        let name = provider.displayName
-        switch provider.capabilities.links {
-        case .supported:
-            return "That is a link to \(host), not to \(name): links to \(name)'s photos, people, albums, galleries and group pools are opened. To search for words, type them."
-        case .unsupported:
-            return "\(name) opens no links: type words to search for."
-        }
+        // The provider says which of its links it opens.
+        return provider.capabilities.links.available?.foreignLinkSentence(host: host)
+            ?? "\(provider.displayName) opens no links: type words to search for."
     }
 
     /// Opens what `link` points at: a photo large, or a collection's photos.

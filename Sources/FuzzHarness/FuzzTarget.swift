@@ -1,4 +1,6 @@
 import Foundation
+import PhotoCore
+import Services
 
 /// libFuzzer's entry for a program that has its own `main`: it parses the
 /// options and corpus folders in `argv` and calls `callback` once per input.
@@ -25,16 +27,37 @@ func fuzzTestOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
 /// `fatalError`, which libFuzzer reports as a crash with the input saved.
 struct FuzzTarget: Sendable {
     let name: String
-    /// Seeds beyond the recorded answers Scripts/fuzz copies in.
+    /// Recorded real answers Scripts/fuzz seeds it with, as shell globs
+    /// from the package's root.
+    var recorded: [String] = []
+    /// Seeds beyond the recorded answers.
     let seeds: @Sendable () throws -> [(name: String, bytes: Data)]
     let run: @Sendable (Data) -> Void
 
+    /// The harness's own targets, then every provider's readers as the
+    /// provider list carries them: a new provider's are fuzzed without a
+    /// line here or in Scripts/fuzz.
     static let all: [FuzzTarget] = [
         FlickrTargets.json, FlickrTargets.jsonp, FlickrTargets.xml, FlickrTargets.details,
-        FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.commons, ProviderTargets.query, ProviderTargets.link,
+        FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.query, ProviderTargets.link,
         ProviderTargets.retryAfter,
         TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
-    ]
+    ] + ProviderModule.standard.flatMap(\.fuzzEntries).map(FuzzTarget.init(entry:))
+
+    init(name: String, recorded: [String] = [], seeds: @escaping @Sendable () throws -> [(name: String, bytes: Data)],
+         run: @escaping @Sendable (Data) -> Void) {
+        self.name = name
+        self.recorded = recorded
+        self.seeds = seeds
+        self.run = run
+    }
+
+    /// A provider's reader: a broken promise it reports fails the run.
+    init(entry: FuzzEntry) {
+        self.init(name: entry.name, recorded: entry.recorded, seeds: entry.seeds) { data in
+            if let broken = entry.check(data) { fatalError("\(entry.name): \(broken)") }
+        }
+    }
 
     static func named(_ name: String) -> FuzzTarget? {
         all.first { $0.name == name }

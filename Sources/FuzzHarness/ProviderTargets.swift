@@ -1,12 +1,11 @@
 import PhotoCore
-@testable import CommonsService
 @testable import FlickrService
 import Foundation
 import Networking
 @testable import OpenverseService
 import ShutterstockService
 
-/// Readers of the third provider's answers, and of the query people type.
+/// Readers of Openverse's answers, and of the query and links people type.
 enum ProviderTargets {
     /// Input: an Openverse search answer (or an error body).
     static let openverse = FuzzTarget(name: "openverse", seeds: {
@@ -20,25 +19,6 @@ enum ProviderTargets {
         } catch {
             FlickrTargets.requirePrintable(error.description)
             require(!error.description.contains(secret), "an error quoted the secret: \(error)")
-        }
-    })
-
-    /// Input: a Commons api.php answer (a search, an error, anything): it
-    /// decodes or fails in printable words, and every file becomes a photo.
-    static let commons = FuzzTarget(name: "commons", seeds: {
-        [("search.json", .text(#"{"batchcomplete":"","continue":{"gsroffset":20,"continue":"gsroffset||"},"query":{"pages":{"12":{"pageid":12,"ns":6,"title":"File:A b.jpg","index":2,"imageinfo":[{"url":"https://upload.example/a.jpg","width":"9223372036854775808","height":0,"mime":"image/jpeg","thumburl":"https://upload.example/t.jpg","thumbwidth":500,"extmetadata":{"Artist":{"value":"<a href=\"x\">Ann</a>&amp;\u001b[2J"},"LicenseShortName":{"value":"CC BY-SA 4.0"}}}]}}}}"#)),
-         ("maxlag.json", .text(#"{"error":{"code":"maxlag","info":"Waiting for db: 9223372036854775807 seconds lagged.","lag":1e308}}"#))]
-    }, run: { data in
-        do throws(CommonsError) {
-            guard case .answer(let answer) = try CommonsResponseDecoder.decode(data) else { return }
-            // Each file read into a photo: titles, HTML artists, licences and
-            // sizes from a hostile answer (the view sanitises the text later).
-            for file in answer.files {
-                let photo = CommonsProvider.photo(from: file)
-                require(!photo.id.isEmpty, "a file became a photo without an id")
-            }
-        } catch {
-            FlickrTargets.requirePrintable(error.description)
         }
     })
 

@@ -4,6 +4,12 @@ import Foundation
 // With FUZZ_WRITE_SEEDS=DIR the harness writes the target's built-in seeds
 // there and exits (Scripts/fuzz adds the recorded API answers itself).
 let environment = ProcessInfo.processInfo.environment
+// FUZZ_LIST=1: one line per target, its name and its recorded seeds' globs
+// (Scripts/fuzz takes its list from here).
+if environment["FUZZ_LIST"] == "1" {
+    print(FuzzTarget.all.map { ([$0.name] + $0.recorded).joined(separator: " ") }.joined(separator: "\n"))
+    exit(0)
+}
 guard let name = environment["FUZZ_TARGET"], let target = FuzzTarget.named(name) else {
     let names = FuzzTarget.all.map(\.name).joined(separator: ", ")
     FileHandle.standardError.write(Data("usage: FUZZ_TARGET=NAME FuzzHarness [libFuzzer options] [CORPUS...]\ntargets: \(names)\n".utf8))

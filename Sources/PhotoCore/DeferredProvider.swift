@@ -163,6 +163,10 @@ extension DeferredProvider {
             (deferred.currentCapability(\.links) ?? unstarted).readLink(text)
         }
 
+        func foreignLinkSentence(host: String) -> String {
+            (deferred.currentCapability(\.links) ?? unstarted).foreignLinkSentence(host: host)
+        }
+
         func resolve(_ link: ProviderLink) async throws -> LinkTarget {
             try await deferred.madeCapability(\.links).resolve(link)
         }

@@ -107,6 +107,10 @@ public protocol LinkReader: Sendable {
     /// not a link of its. No network.
     func readLink(_ text: String) -> LinkReading
 
+    /// What is said when a web link to another site (`host`) is pasted:
+    /// which of its own links it opens, in its words.
+    func foreignLinkSentence(host: String) -> String
+
     /// What a link points at, asking the service for ids and titles.
     func resolve(_ link: ProviderLink) async throws -> LinkTarget
 }

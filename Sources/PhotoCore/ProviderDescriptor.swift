@@ -8,12 +8,13 @@ public struct ProviderDescriptor: Sendable {
     public let service: PhotoService
     /// One line for `--help`: what it searches and what it needs.
     public let summary: String
-    /// Variables that hold credentials (kept out of the history).
-    public let credentialVariables: [String]
+    /// Variables that hold credentials (kept out of the history), each
+    /// with the sentence `--help` and the man page give it.
+    public let credentials: [EnvironmentVariable]
     /// How to search the real service, for banners: "Set FLICKR_API_KEY …".
     public let credentialHint: String
-    /// The variable `--api-url`'s default comes from.
-    public let endpointVariable: String
+    /// The variable `--api-url`'s default comes from, with its sentence.
+    public let endpoint: EnvironmentVariable
     public let defaultBaseURL: URL
     /// Results per page when `--per-page` is not given, and the widest range
     /// the service accepts (a provider may accept less from some callers).
@@ -40,17 +41,17 @@ public struct ProviderDescriptor: Sendable {
     public let connect: @Sendable (ProviderSetup) throws -> ProviderEndpoint
 
     public init(
-        service: PhotoService, summary: String, credentialVariables: [String], credentialHint: String,
-        endpointVariable: String, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
+        service: PhotoService, summary: String, credentials: [EnvironmentVariable], credentialHint: String,
+        endpoint: EnvironmentVariable, defaultBaseURL: URL, defaultPerPage: Int, perPageRange: ClosedRange<Int>,
         maxResults: Int?, liveSearch: LiveSearchPolicy, supportedFilters: Set<FilterKind>, takesAPIKey: Bool = false, needsNoCredentials: Bool = false,
         imageSizes: String, photoID: PhotoIDShape = .lettersAndDigits,
         connect: @escaping @Sendable (ProviderSetup) throws -> ProviderEndpoint
     ) {
         self.service = service
         self.summary = summary
-        self.credentialVariables = credentialVariables
+        self.credentials = credentials
         self.credentialHint = credentialHint
-        self.endpointVariable = endpointVariable
+        self.endpoint = endpoint
         self.defaultBaseURL = defaultBaseURL
         self.defaultPerPage = defaultPerPage
         self.perPageRange = perPageRange
@@ -62,6 +63,26 @@ public struct ProviderDescriptor: Sendable {
         self.imageSizes = imageSizes
         self.photoID = photoID
         self.connect = connect
+    }
+}
+
+extension ProviderDescriptor {
+    public var credentialVariables: [String] { credentials.map(\.name) }
+    public var endpointVariable: String { endpoint.name }
+    /// Every variable it reads, credentials first.
+    public var variables: [EnvironmentVariable] { credentials + [endpoint] }
+}
+
+/// A variable of the environment the app reads, and the sentence that
+/// documents it (`--help`, the man page): declared where it is read, so
+/// none ships without one.
+public struct EnvironmentVariable: Sendable, Hashable {
+    public let name: String
+    public let sentence: String
+
+    public init(_ name: String, _ sentence: String) {
+        self.name = name
+        self.sentence = sentence
     }
 }
 

@@ -9,7 +9,7 @@ final class SandboxHandler: Sendable {
     let catalog: Catalog
     let recorder = StatsRecorder()
     private let configuration: SandboxConfiguration
-    /// One per imitated service, as `SandboxServices.all` lists them.
+    /// One per imitated service, in the order the server was told them.
     let services: [any SandboxService]
     /// Every service's routes, API routes first: an API owns its path
     /// prefix, while an image route matches a path's shape, which could
@@ -20,13 +20,13 @@ final class SandboxHandler: Sendable {
     /// `host:port` used in image URLs when a request carries no usable Host.
     private let fallbackAuthority = NIOLockedValueBox("127.0.0.1:0")
 
-    init(configuration: SandboxConfiguration) {
+    init(configuration: SandboxConfiguration, services imitated: [ImitatedService]) {
         self.configuration = configuration
         catalog = Catalog(photoCount: configuration.photoCount, seed: configuration.seed)
         let shared = SandboxShared(
             configuration: configuration, catalog: catalog, searches: SearchCache(catalog: catalog),
             images: SandboxImages(seed: configuration.seed))
-        services = SandboxServices.all.map { $0.init(shared) }
+        services = imitated.map { $0.make(shared) }
         let all = services.flatMap(\.routes)
         routes = all.filter { $0.kind == .rest } + all.filter { $0.kind != .rest }
         faults = FaultInjector(configuration: configuration.faults)

@@ -29,10 +29,11 @@ public final class SandboxServer: Sendable {
         self.runTask = runTask
     }
 
-    /// Builds the catalog, binds and starts serving; returns once the server
-    /// accepts connections. Throws when the address cannot be bound.
-    public static func start(_ configuration: SandboxConfiguration) async throws -> SandboxServer {
-        let handler = SandboxHandler(configuration: configuration)
+    /// Builds the catalog, binds and starts serving `services` (the app's
+    /// provider list names them); returns once the server accepts
+    /// connections. Throws when the address cannot be bound.
+    public static func start(_ configuration: SandboxConfiguration, serving services: [ImitatedService]) async throws -> SandboxServer {
+        let handler = SandboxHandler(configuration: configuration, services: services)
         var logger = Logger(label: "flickr.sandbox")
         logger.logLevel = .error
 

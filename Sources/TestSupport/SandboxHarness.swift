@@ -2,6 +2,7 @@ import PhotoCore
 import Networking
 import Foundation
 import Sandbox
+import Services
 
 /// An in-process sandbox server for a test, with its counters read the way
 /// an outside script reads them: `GET /sandbox/stats` over loopback HTTP.

@@ -1,6 +1,7 @@
 import PhotoCore
 import Networking
 import Sandbox
+import Services
 
 /// Runs `body` with a real sandbox on a free loopback port and a
 /// `NetworkManager`, and shuts both down however the body ends (a manager

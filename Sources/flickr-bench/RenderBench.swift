@@ -8,6 +8,7 @@ import Foundation
 import Glibc
 import ImageCodecs
 import Sandbox
+import Services
 import TerminalUI
 
 /// A grid page's thumbnail: bytes, render cache key, shape, title.

@@ -18,6 +18,8 @@ struct FlickrCommand: AsyncParsableCommand {
 
             Providers (--provider, /provider):
             \(ProviderOptions.registry.descriptors.map { "  \($0.service.id): \($0.summary)." }.joined(separator: "\n"))
+
+            \(EnvironmentHelp.section)
             """,
         // The one version: Scripts/package reads it from the built binary for
         // the package's Version: and the tarball's name.

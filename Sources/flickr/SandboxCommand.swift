@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Platform
 import Sandbox
+import Services
 
 /// `flickr sandbox`: runs the embedded Flickr-compatible server alone,
 /// until SIGINT or SIGTERM.

@@ -222,7 +222,7 @@ extension EndToEnd {
                 }
 
                 func isSearch(_ text: String) -> (String) -> Bool {
-                    { $0.contains("text=\(text)") || $0.contains("q=\(text)") || $0.contains("query=\(text)") }
+                    { $0.contains("text=\(text)") || $0.contains("q=\(text)") || $0.contains("query=\(text)") || $0.contains("search=\(text)") }
                 }
                 // A hostile answer may make the app ask something else than the
                 // step names (page 1 again after a refusal), so any new request counts.

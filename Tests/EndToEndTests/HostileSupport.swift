@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import Networking
 import Sandbox
+import Services
 import Testing
 import TestSupport
 
@@ -57,21 +58,30 @@ final class HostileSandbox: Sendable {
     }
 }
 
-/// The three providers, each with the arguments and environment that point
-/// the real binary at a sandbox.
-enum HostileProvider: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case flickr, shutterstock, openverse
+/// Every provider in the provider list, each with the arguments and
+/// environment that point the real binary at the sandbox's imitation of its
+/// service: a new provider meets the hostile server without a line here.
+struct HostileProvider: Sendable, Equatable, CustomTestStringConvertible {
+    let module: ProviderModule
 
+    static let allCases = ProviderModule.standard.map(HostileProvider.init)
+    /// Flickr, whose people and albums some tests list.
+    static var flickr: HostileProvider { allCases.first { $0.rawValue == "flickr" } ?? allCases[0] }
+
+    var rawValue: String { module.descriptor.service.id }
     var testDescription: String { rawValue }
 
+    static func == (lhs: HostileProvider, rhs: HostileProvider) -> Bool { lhs.rawValue == rhs.rawValue }
+
     func arguments(_ sandbox: HostileSandbox) -> [String] {
-        switch self {
-        case .flickr: ["--provider", "flickr", "--api-url", sandbox.root + "/services/rest/", "--api-key", "hostile"]
-        case .shutterstock, .openverse: ["--provider", rawValue, "--api-url", sandbox.baseURL.absoluteString]
-        }
+        ["--provider", rawValue, "--api-url", module.sandbox.apiURL(base: sandbox.baseURL).absoluteString]
     }
 
-    var environment: [String: String] { self == .shutterstock ? ["SHUTTERSTOCK_API_TOKEN": "hostile-token"] : [:] }
+    /// A credential for a service that needs one: the sandbox takes any.
+    var environment: [String: String] {
+        guard !module.descriptor.needsNoCredentials, let variable = module.descriptor.credentialVariables.first else { return [:] }
+        return [variable: "hostile"]
+    }
 }
 
 extension FlickrApp {

@@ -87,6 +87,10 @@ final class CollectionProvider: PhotoProvider, RecentPhotos, PhotoCollections, L
         return .link(.album(id: url.lastPathComponent, owner: nil))
     }
 
+    func foreignLinkSentence(host: String) -> String {
+        "That is a link to \(host): only album links (albums.test) open here."
+    }
+
     func resolve(_ link: ProviderLink) async throws -> LinkTarget {
         note("resolve \(link)")
         guard case .album(let id, _) = link, id == albumID else { throw UnsupportedByProvider("Album not found.") }

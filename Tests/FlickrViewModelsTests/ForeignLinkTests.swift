@@ -5,8 +5,9 @@ import ImagePipeline
 import TestSupport
 import Testing
 
-/// A web link the service does not read is not searched as words: the app
-/// says which links it opens.
+/// A web link the service does not read is not searched as words: the
+/// provider says which links it opens, in its words (Commons opens file
+/// pages, not Flickr's people and albums).
 @MainActor
 @Suite struct ForeignLinkTests {
     @Test func aLinkToAnotherSiteSaysWhichLinksAreReadAndSearchesNothing() async throws {
@@ -16,7 +17,7 @@ import Testing
         viewModel.search("https://www.flickr.com:443@evil.example/photos/anasouza/")
         try await eventually("the sentence") { viewModel.notice.value != nil }
         #expect(viewModel.notice.value == .error(
-            "That is a link to evil.example, not to collections: links to collections's photos, people, albums, galleries and group pools are opened. To search for words, type them."))
+            "That is a link to evil.example: only album links (albums.test) open here."))
         #expect(viewModel.query.value == nil)
         #expect(provider.requests.isEmpty)
         // Words, and the service's own links, are as before.

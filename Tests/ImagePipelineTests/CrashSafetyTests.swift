@@ -2,6 +2,7 @@ import PhotoCore
 import Networking
 import Foundation
 import Sandbox
+import Services
 import Testing
 import TestSupport
 @testable import ImagePipeline

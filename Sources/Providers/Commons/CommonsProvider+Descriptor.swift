@@ -8,9 +8,9 @@ extension CommonsProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Wikimedia Commons' freely licensed files (no key needed)",
-        credentialVariables: [],
+        credentials: [],
         credentialHint: "Wikimedia Commons needs no key.",
-        endpointVariable: endpointVariable,
+        endpoint: EnvironmentVariable(endpointVariable, "Another MediaWiki api.php for Wikimedia Commons, as --api-url; for example the sandbox's, http://127.0.0.1:8080/w/api.php. Commons needs no key."),
         defaultBaseURL: defaultEndpoint,
         defaultPerPage: CommonsSearchRequest.defaultPerPage,
         perPageRange: CommonsSearchRequest.perPageRange,
@@ -24,6 +24,11 @@ extension CommonsProvider {
         connect: { setup in
             .remote(CommonsProvider(endpoint: setup.apiURL ?? defaultEndpoint, network: setup.network, notices: setup.notices))
         })
+
+    /// A pasted web link to another site: only Commons' file pages open.
+    public func foreignLinkSentence(host: String) -> String {
+        "That is a link to \(host), not to \(displayName): Wikimedia Commons' file pages (commons.wikimedia.org/wiki/File:…) are opened. To search for words, type them."
+    }
 
     /// What `gsrsearch` and `gsrsort` become for a query.
     struct SearchTerms: Equatable {

@@ -7,9 +7,12 @@ extension FlickrProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Flickr's photo search (an API key from Flickr; without one, the embedded sandbox)",
-        credentialVariables: ["FLICKR_API_KEY", "FLICKR_API_SECRET"],
+        credentials: [
+            EnvironmentVariable("FLICKR_API_KEY", "Flickr API key, as --api-key. Without it (and without --api-url) Flickr runs against the embedded sandbox."),
+            EnvironmentVariable("FLICKR_API_SECRET", "The secret of the Flickr key, as --api-secret: it signs in and signs a signed-in account's requests. It is never saved."),
+        ],
         credentialHint: "Set FLICKR_API_KEY or pass --api-key to search Flickr.",
-        endpointVariable: "FLICKR_API_URL",
+        endpoint: EnvironmentVariable("FLICKR_API_URL", "Another Flickr-compatible endpoint, as --api-url; for example a sandbox started with flickr sandbox."),
         defaultBaseURL: defaultEndpoint,
         defaultPerPage: 30,
         perPageRange: perPageRange,
@@ -19,6 +22,11 @@ extension FlickrProvider {
         takesAPIKey: true,
         imageSizes: "thumbnail_url is the 150 px square (q), image_url the 1024 px size (b) or 640 px (z)",
         connect: connect)
+
+    /// A pasted web link to another site: which of Flickr's links open.
+    public func foreignLinkSentence(host: String) -> String {
+        "That is a link to \(host), not to \(displayName): links to Flickr's photos, people, albums, galleries and group pools are opened. To search for words, type them."
+    }
 
     private static func connect(_ setup: ProviderSetup) throws -> ProviderEndpoint {
         let key = try apiKey(option: setup.apiKey, environment: setup.environment)

@@ -8,9 +8,12 @@ extension OpenverseProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Openverse's openly licensed images (no key needed; a client id and secret allow larger pages)",
-        credentialVariables: [OpenverseCredentials.clientIDVariable, OpenverseCredentials.clientSecretVariable],
+        credentials: [
+            EnvironmentVariable(OpenverseCredentials.clientIDVariable, "Openverse client id, with \(OpenverseCredentials.clientSecretVariable): the app fetches a token and may ask for pages of up to 500 (20 without)."),
+            EnvironmentVariable(OpenverseCredentials.clientSecretVariable, "Openverse client secret, with \(OpenverseCredentials.clientIDVariable)."),
+        ],
         credentialHint: "Openverse needs no key; set \(OpenverseCredentials.clientIDVariable) and \(OpenverseCredentials.clientSecretVariable) for pages of more than 20.",
-        endpointVariable: baseURLVariable,
+        endpoint: EnvironmentVariable(baseURLVariable, "Another Openverse-compatible endpoint, as --api-url. Openverse needs no key, so without this it always talks to the real API."),
         defaultBaseURL: defaultBaseURL,
         defaultPerPage: OpenverseSearchRequest.defaultPerPage,
         perPageRange: OpenverseSearchRequest.authenticatedPerPageRange,

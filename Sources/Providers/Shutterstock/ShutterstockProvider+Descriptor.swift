@@ -7,12 +7,13 @@ extension ShutterstockProvider {
     public static let descriptor = ProviderDescriptor(
         service: service,
         summary: "Shutterstock's image search (an API token, or a consumer key and secret)",
-        credentialVariables: [
-            ShutterstockCredentials.tokenVariable, ShutterstockCredentials.keyVariable,
-            ShutterstockCredentials.secretVariable,
+        credentials: [
+            EnvironmentVariable(ShutterstockCredentials.tokenVariable, "Shutterstock API token (Bearer)."),
+            EnvironmentVariable(ShutterstockCredentials.keyVariable, "Shutterstock consumer key, with \(ShutterstockCredentials.secretVariable) (Basic authentication) when there is no token."),
+            EnvironmentVariable(ShutterstockCredentials.secretVariable, "Shutterstock consumer secret, with \(ShutterstockCredentials.keyVariable)."),
         ],
         credentialHint: "Set \(ShutterstockCredentials.tokenVariable) (or \(ShutterstockCredentials.keyVariable) and \(ShutterstockCredentials.secretVariable)) to search Shutterstock.",
-        endpointVariable: baseURLVariable,
+        endpoint: EnvironmentVariable(baseURLVariable, "Another Shutterstock-compatible endpoint, as --api-url."),
         defaultBaseURL: defaultBaseURL,
         defaultPerPage: 20,
         perPageRange: ShutterstockSearchRequest.perPageRange,

@@ -103,13 +103,6 @@ final class CommonsAPI: Sendable {
         return Answer(headers: [("MediaWiki-API-Error", code)], body: out.bytes)
     }
 
-    /// A refusal with an HTTP status (the hostile sandbox's 429 and 503),
-    /// in MediaWiki's error shape.
-    static func refusal(status: Int, _ message: String) -> Answer {
-        var answer = error(status == 429 ? "ratelimited" : "unavailable", message, formatVersion: 1)
-        answer.status = status
-        return answer
-    }
 
     /// A lagged replica: `maxlag`, with the wait in `Retry-After` and the lag in `X-Database-Lag`.
     static func lagged(formatVersion: Int) -> Answer {

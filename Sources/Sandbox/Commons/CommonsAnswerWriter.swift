@@ -38,6 +38,10 @@ struct CommonsAnswerWriter {
     }
 
     private var fv2: Bool { out.formatVersion >= 2 }
+    /// The hostile sandbox's counts and sizes, when a numbers case is in force.
+    private let numbers = Hostility.active(.numbers).flatMap(HostileNumbers.init)
+    /// The link case in force: pages and users on hosts that only look like Commons'.
+    private let link = Hostility.active(.link)
 
     mutating func write(_ parts: CommonsQueryParts) {
         out.raw("{")
@@ -46,7 +50,14 @@ struct CommonsAnswerWriter {
             out.raw(",\"continue\":{")
             for (position, (name, value)) in continuation.enumerated() {
                 if position > 0 { out.raw(",") }
-                if let number = Int(value) { out.member(name, number) } else { out.member(name, value) }
+                if let number = numbers?.page.json, Int(value) != nil {
+                    out.key(name)
+                    out.raw(number)
+                } else if let number = Int(value) {
+                    out.member(name, number)
+                } else {
+                    out.member(name, value)
+                }
             }
             out.raw("}")
         }
@@ -58,7 +69,7 @@ struct CommonsAnswerWriter {
         }
         if let total = parts.totalHits {
             comma(&out)
-            out.raw("\"searchinfo\":{\"totalhits\":\(total)}")
+            out.raw("\"searchinfo\":{\"totalhits\":\(numbers?.total.json ?? String(total))}")
         }
         if let list = parts.searchList {
             comma(&out)
@@ -132,7 +143,7 @@ struct CommonsAnswerWriter {
     private mutating func page(_ photo: CatalogPhoto, index: Int?) {
         out.raw("{\"pageid\":\(photo.id),\"ns\":6,")
         out.member("title", CommonsCatalog.pageTitle(of: photo))
-        if let index { out.raw(",\"index\":\(index)") }
+        if let index { out.raw(",\"index\":\(numbers?.perPage.json ?? String(index))") }
         if properties.contains("info") {
             out.raw(",\"contentmodel\":\"wikitext\",\"pagelanguage\":\"en\",\"pagelanguagehtmlcode\":\"en\",\"pagelanguagedir\":\"ltr\",")
             out.member("touched", Self.timestamp(photo.dateUpload + 86_400))
@@ -167,7 +178,7 @@ struct CommonsAnswerWriter {
         if imageProperties.contains("size") {
             next(&out)
             let bytes = photo.originalWidth.multipliedReportingOverflow(by: photo.originalHeight).partialValue / 5
-            out.raw("\"size\":\(bytes),\"width\":\(photo.originalWidth),\"height\":\(photo.originalHeight)")
+            out.raw("\"size\":\(bytes),\"width\":\(photo.dimensionJSON(photo.originalWidth)),\"height\":\(photo.dimensionJSON(photo.originalHeight))")
             if photo.isVideo { out.raw(",\"duration\":\(Double(photo.index % 90 + 5) + 0.48)") }
         }
         if imageProperties.contains("url") {
@@ -175,12 +186,13 @@ struct CommonsAnswerWriter {
                 let (thumbWidth, thumbHeight) = CommonsCatalog.thumbnailSize(of: photo, width: width)
                 next(&out)
                 out.member("thumburl", CommonsCatalog.thumbnailURL(of: photo, width: thumbWidth, base: base))
-                out.raw(",\"thumbwidth\":\(thumbWidth),\"thumbheight\":\(thumbHeight)")
+                out.raw(",\"thumbwidth\":\(photo.dimensionJSON(thumbWidth)),\"thumbheight\":\(photo.dimensionJSON(thumbHeight))")
             }
             next(&out)
             out.member("url", CommonsCatalog.fileURL(of: photo, base: base))
             out.raw(",")
-            out.member("descriptionurl", base + "/wiki/" + CommonsCatalog.pageTitle(of: photo).replacingOccurrences(of: " ", with: "_"))
+            let page = "/wiki/" + CommonsCatalog.pageTitle(of: photo).replacingOccurrences(of: " ", with: "_")
+            out.member("descriptionurl", link?.lookalikeLink(host: "commons.wikimedia.org", path: page, salt: photo.index) ?? base + page)
             out.raw(",")
             out.member("descriptionshorturl", base + "/w/index.php?curid=\(photo.id)")
         }
@@ -212,9 +224,13 @@ struct CommonsAnswerWriter {
     /// `Credit`, `ImageDescription`), each `{value, source, hidden}`.
     private mutating func extmetadata(_ photo: CatalogPhoto) {
         let license = CommonsCatalog.license(of: photo)
+        let hostileLicense = photo.hostile.license
         let name = photo.ownerRealName.isEmpty ? photo.ownerName : photo.ownerRealName
         let user = Self.html(photo.ownerName.replacingOccurrences(of: " ", with: "_"))
-        let artist = "<a href=\"//commons.wikimedia.org/wiki/User:\(user)\" title=\"User:\(user)\">\(Self.html(name))</a>"
+        // A hostile server's user link only looks like Commons'.
+        let userLink = link?.lookalikeLink(host: "commons.wikimedia.org", path: "/wiki/User:\(user)", salt: photo.index + 1)
+            ?? "//commons.wikimedia.org/wiki/User:\(user)"
+        let artist = "<a href=\"\(Self.html(userLink))\" title=\"User:\(user)\">\(Self.html(name))</a>"
         let credit = photo.index % 2 == 0
             ? "<span class=\"int-own-work\" lang=\"en\">Own work</span>"
             : "<a rel=\"nofollow\" class=\"external text\" href=\"https://www.flickr.com/photos/\(Self.html(photo.owner))/\(photo.id)\">\(Self.html(photo.title.isEmpty ? "Flickr" : photo.title))</a>"
@@ -231,11 +247,13 @@ struct CommonsAnswerWriter {
             ("Artist", artist, "commons-desc-page"),
         ]
         if let license {
-            fields.append(("LicenseShortName", license.shortName, "commons-desc-page"))
+            // A licence case: a name and deed nobody issues, or an attribution naming another licence.
+            let shortName = hostileLicense.flatMap { hostile in hostile.slug.map { "CC \($0.uppercased()) \(hostile.version ?? "")" } }
+            fields.append(("LicenseShortName", shortName ?? license.shortName, "commons-desc-page"))
             fields.append(("UsageTerms", license.usageTerms, "commons-desc-page"))
             fields.append(("AttributionRequired", license.attributionRequired ? "true" : "false", "commons-desc-page"))
-            if license.attributionRequired { fields.append(("Attribution", artist, "commons-desc-page")) }
-            if let url = license.url { fields.append(("LicenseUrl", url, "commons-desc-page")) }
+            if license.attributionRequired { fields.append(("Attribution", hostileLicense?.attribution ?? artist, "commons-desc-page")) }
+            if let url = hostileLicense?.url ?? license.url { fields.append(("LicenseUrl", url, "commons-desc-page")) }
             fields.append(("Copyrighted", license.attributionRequired ? "True" : "False", "commons-desc-page"))
             fields.append(("License", license.code, "commons-templates"))
         }
@@ -315,17 +333,22 @@ struct CommonsAnswerWriter {
         CalendarDate(unix: unix).text.replacingOccurrences(of: " ", with: "T") + "Z"
     }
 
-    /// Text inside HTML: the five specials as entities.
+    /// Text inside HTML: the five specials as entities, and controls and
+    /// direction marks as numeric ones (`&#x1B;`), as a server may send
+    /// them: a reader that decodes entities gets them back raw.
     static func html(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#039;"
-            default: result.append(character)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value):
+                result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

@@ -17,7 +17,13 @@ struct CommonsSandbox: SandboxService {
         [
             .api(
                 claims: { $0 == CommonsAPI.path },
-                refusal: { _ in .json(contentType: CommonsAPI.contentType) { status, message in CommonsAPI.refusal(status: status, message).body } },
+                refusal: { request in
+                    let formatVersion = CommonsRequest(request.parameters).formatVersion ?? 1
+                    return .mediaWiki(contentType: CommonsAPI.contentType) { code, info in
+                        code == "maxlag" ? CommonsAPI.lagged(formatVersion: formatVersion).body
+                            : CommonsAPI.error(code, info, formatVersion: formatVersion).body
+                    }
+                },
                 // Commons' outage is a lagged replica: maxlag, as HTTP 200.
                 outage: { request in Self.content(CommonsAPI.lagged(formatVersion: CommonsRequest(request.parameters).formatVersion ?? 1)) },
                 answer: { request in
@@ -51,4 +57,9 @@ struct CommonsSandbox: SandboxService {
                 of: photo, id: photo.id, width: size.width, height: size.height, variant: "commons-\(size.width)", format: .jpeg)
         }
     }
+}
+
+extension ImitatedService {
+    /// Commons, for the provider list's line.
+    public static let commons = ImitatedService(CommonsSandbox.self, name: "commons", apiPath: "w/api.php")
 }

@@ -73,3 +73,8 @@ struct FlickrSandbox: SandboxService {
                        body: ByteBuffer(bytes: FakeVideo.bytes(for: photo, size: path.size)))
     }
 }
+
+extension ImitatedService {
+    /// Flickr, for the provider list's line.
+    public static let flickr = ImitatedService(FlickrSandbox.self, name: "flickr", apiPath: "services/rest/")
+}

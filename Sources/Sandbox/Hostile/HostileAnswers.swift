@@ -8,6 +8,10 @@ extension HostileCase {
         case flickr(format: ResponseFormat)
         /// A JSON API: its type, and its error body for a status and a sentence.
         case json(contentType: String, error: @Sendable (_ status: Int, _ message: String) -> [UInt8])
+        /// MediaWiki's api.php, whose errors are HTTP 200 with an `error`
+        /// object: a refusal that names a wait is `maxlag` (the one error a
+        /// client waits on), its body from `error(code, info)`.
+        case mediaWiki(contentType: String, error: @Sendable (_ code: String, _ info: String) -> [UInt8])
         /// Plain text (images, sign-in pages).
         case image
     }
@@ -52,6 +56,11 @@ extension HostileCase {
                               body: ByteBuffer(string: refusalMessage + "\n"))
         case .json(let contentType, let error):
             content = Content(status: status, contentType: contentType, body: ByteBuffer(bytes: error(status, refusalMessage)))
+        case .mediaWiki(let contentType, let error):
+            // A lagged replica with a hostile wait, or an error with a hostile
+            // sentence; only the throttle stays a 429.
+            let (code, mediaWikiStatus) = retryAfter != nil ? ("maxlag", 200) : self == .errorMessage ? ("internal_api_error", 200) : ("ratelimited", 429)
+            content = Content(status: mediaWikiStatus, contentType: contentType, body: ByteBuffer(bytes: error(code, refusalMessage)))
         case .image:
             content = Content(status: status, contentType: "text/plain; charset=utf-8",
                               body: ByteBuffer(string: refusalMessage + "\n"))

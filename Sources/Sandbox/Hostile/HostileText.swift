@@ -83,6 +83,28 @@ extension HostileCase {
         return options[abs(salt % options.count)]
     }
 
+    /// A link to `path` on a host that only looks like `host` (a service's
+    /// own, such as `commons.wikimedia.org`), under a link case; nil for
+    /// other cases.
+    func lookalikeLink(host: String, path: String, salt: Int = 0) -> String? {
+        var undotted = host
+        if let dot = undotted.firstIndex(of: ".") { undotted.remove(at: dot) }
+        let options: [String]
+        switch self {
+        case .userinfoLinks:
+            options = ["https://\(host):443@evil.example\(path)", "https://\(host)@evil.example\(path)",
+                       "https://user:pass@\(host).evil.example\(path)"]
+        case .lookalikeHosts:
+            options = ["https://\(host).evil.example\(path)", "https://\(host).\(path)", "https://\(undotted)\(path)",
+                       "https://\(String(host.map { $0 == "i" ? "I" : $0 }))\(path)"]
+        case .unsafeSchemes:
+            options = ["javascript:alert(1)//\(host)\(path)", "data:text/html,<script>alert(1)</script>", "file:///etc/passwd"]
+        default:
+            return nil
+        }
+        return options[abs(salt % options.count)]
+    }
+
     /// Links a person might paste that look like a Flickr person's or album's
     /// but are not (the same hosts as `photoLink`).
     public static let pastedLinks = [

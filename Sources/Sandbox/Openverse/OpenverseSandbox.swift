@@ -49,3 +49,8 @@ struct OpenverseSandbox: SandboxService {
                             variant: variant, format: format)
     }
 }
+
+extension ImitatedService {
+    /// Openverse, for the provider list's line.
+    public static let openverse = ImitatedService(OpenverseSandbox.self, name: "openverse", apiPath: "")
+}

@@ -40,3 +40,8 @@ struct ShutterstockSandbox: SandboxService {
         return images.image(of: photo, id: photo.id, width: width, height: height, variant: path.asset.variant, format: .jpeg)
     }
 }
+
+extension ImitatedService {
+    /// Shutterstock, for the provider list's line.
+    public static let shutterstock = ImitatedService(ShutterstockSandbox.self, name: "shutterstock", apiPath: "")
+}
