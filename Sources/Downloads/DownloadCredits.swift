@@ -13,37 +13,55 @@ final class DownloadCredits: Sendable {
     private let provider: any PhotoProvider
     private let sidecars: Bool
     private let size: String
+    /// Where the sidecars' stamps are kept; nil keeps none (every run checks in full).
+    private let manifest: DownloadManifest?
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// Sidecars and CREDITS.md built so far, written or not: what a rerun
+    /// over unchanged works should not spend.
+    private let builds = NIOLockedValueBox(0)
     /// One sidecar at a time, beside the transfers (see `recordSoon`).
     private let writer = DispatchQueue(label: "flickr.download.sidecars", qos: .userInitiated)
 
+    /// A work as CREDITS.md lists it; its line is made only when the file is.
     private struct Entry: Sendable {
         var file: String
-        var license: License?
-        var line: String
+        var photo: Photo
+        var pageURL: URL?
+        /// What its sidecars and line are made from (see `inputs`).
+        var inputs: String
     }
 
-    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String) {
+    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String, manifest: DownloadManifest? = nil) {
         self.folder = folder
         self.provider = provider
         self.sidecars = sidecars
         self.size = size
+        self.manifest = manifest
     }
+
+    var filesBuilt: Int { builds.withLockedValue { $0 } }
 
     /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
     /// long), and writes its sidecars. Throws when a sidecar cannot be written.
-    /// A file `kept` from an earlier run keeps the time it was retrieved, and
-    /// a sidecar that would come out the same is not written again.
+    /// A file `kept` from an earlier run keeps the time it was retrieved; its
+    /// sidecars are not even built when the manifest says they were made from
+    /// the same inputs and are untouched since, and a sidecar that would come
+    /// out the same is not written again.
     func record(
         _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date(), kept: Bool = false
     ) throws {
-        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
-        let line = photo.attributionLine(pageURL: pageURL)
-        let listed = Self.shortened(photo).attributionLine(pageURL: pageURL)
-        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: listed) }
+        // Without sidecars there is no CREDITS.md either.
         guard sidecars else { return }
+        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
+        let inputs = Self.inputs(of: photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL)
+        entries.withLockedValue { $0[baseName] = Entry(file: file, photo: photo, pageURL: pageURL, inputs: inputs) }
         let jsonURL = folder.appendingPathComponent(baseName + ".json", isDirectory: false)
         let xmpURL = folder.appendingPathComponent(baseName + ".xmp", isDirectory: false)
+        if kept, let stamp = manifest?.earlier[baseName]?.sidecars, stamp.matches(inputs: inputs, [jsonURL, xmpURL]) { return }
+        // Unknown until both are written.
+        manifest?.note(sidecars: nil, baseName: baseName)
+        builds.withLockedValue { $0 += 2 }
+        let line = photo.attributionLine(pageURL: pageURL)
         let earlierJSON = kept ? try? Data(contentsOf: jsonURL) : nil
         let when = earlierJSON.flatMap(Self.retrieved(in:)) ?? retrieved.formatted(.iso8601)
         let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
@@ -51,6 +69,9 @@ final class DownloadCredits: Sendable {
         if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
         let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
         if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+        if let jsonStatus = DownloadManifest.FileStatus(of: jsonURL), let xmpStatus = DownloadManifest.FileStatus(of: xmpURL) {
+            manifest?.note(sidecars: .init(inputs: inputs, files: [jsonStatus, xmpStatus]), baseName: baseName)
+        }
     }
 
     /// Records `photo` on the sidecar queue: the transfer that brought it
@@ -84,14 +105,25 @@ final class DownloadCredits: Sendable {
 
     /// Writes `CREDITS.md` for every work recorded (nothing when none was,
     /// or when the folder is to hold the images alone, or when the one there
-    /// says the same).
+    /// says the same). Not even built when the works are those it was last
+    /// made from and the file is untouched since.
     func finish() throws {
         let entries = self.entries.withLockedValue { $0 }
         guard sidecars, !entries.isEmpty else { return }
         let target = folder.appendingPathComponent("CREDITS.md", isDirectory: false)
-        let text = Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8)
-        if (try? Data(contentsOf: target)) == text { return }
-        try AtomicFile.write(text, to: target, permissions: 0o666)
+        var works = FieldBytes()
+        for (baseName, entry) in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            works.add(baseName)
+            works.add(entry.inputs)
+        }
+        let inputs = SHA256.hex(Data(works.bytes))
+        if let stamp = manifest?.earlierCredits, stamp.matches(inputs: inputs, [target]) { return }
+        builds.withLockedValue { $0 += 1 }
+        let text = Data(Self.credits(entries.values.map {
+            ($0.photo.credit?.license, Self.shortened($0.photo).attributionLine(pageURL: $0.pageURL), $0.file)
+        }).utf8)
+        if (try? Data(contentsOf: target)) != text { try AtomicFile.write(text, to: target, permissions: 0o666) }
+        manifest?.note(credits: DownloadManifest.FileStatus(of: target).map { .init(inputs: inputs, files: [$0]) })
     }
 
     // MARK: - The files
