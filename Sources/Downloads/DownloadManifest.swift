@@ -33,9 +33,9 @@ final class DownloadManifest: Sendable {
         var bytes: Int
         var modified: Double
 
-        /// The status of the regular file at `url`, or nil.
-        init?(of url: URL) {
-            guard let status = DownloadFolder.status(url.path) else { return nil }
+        /// The status of the regular file at `path`, or nil.
+        init?(of path: String) {
+            guard let status = DownloadFolder.status(path) else { return nil }
             bytes = status.size
             modified = status.modified
         }
@@ -47,9 +47,9 @@ final class DownloadManifest: Sendable {
         var inputs: String
         var files: [FileStatus]
 
-        /// Whether `urls` are still the files stamped, one for one.
-        func matches(inputs: String, _ urls: [URL]) -> Bool {
-            inputs == self.inputs && urls.count == files.count && zip(urls, files).allSatisfy { FileStatus(of: $0) == $1 }
+        /// Whether the files at `paths` are still the files stamped, one for one.
+        func matches(inputs: String, _ paths: [String]) -> Bool {
+            inputs == self.inputs && paths.count == files.count && zip(paths, files).allSatisfy { FileStatus(of: $0) == $1 }
         }
     }
 

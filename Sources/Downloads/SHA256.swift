@@ -6,10 +6,14 @@ import Foundation
 enum SHA256 {
     /// The digest as 64 lowercase hex digits.
     static func hex(_ data: Data) -> String {
-        digest(data).map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 0x10 ? "0" + text : text
-        }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest(data) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     static func digest(_ data: Data) -> [UInt8] {
@@ -18,24 +22,33 @@ enum SHA256 {
         ]
         var schedule = [UInt32](repeating: 0, count: 64)
         let length = data.count
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var offset = 0
-            // Whole blocks straight from the data.
-            while offset + 64 <= length {
-                compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-                offset += 64
-            }
-            // The tail, the 0x80 marker and the length in bits: one or two blocks.
-            var tail = [UInt8](bytes[offset..<length])
-            tail.append(0x80)
-            while tail.count % 64 != 56 { tail.append(0) }
-            let bits = UInt64(length).multipliedReportingOverflow(by: 8).partialValue
-            for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-            tail.withUnsafeBytes { padded in
-                var start = 0
-                while start < padded.count {
-                    compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
-                    start += 64
+        // Through buffer pointers: array subscripts checked on every round
+        // made the digest of a sidecar's inputs cost more than the rest of
+        // a rerun's check of it.
+        state.withUnsafeMutableBufferPointer { state in
+            schedule.withUnsafeMutableBufferPointer { schedule in
+                roundConstants.withUnsafeBufferPointer { constants in
+                    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+                        var offset = 0
+                        // Whole blocks straight from the data.
+                        while offset + 64 <= length {
+                            compress(state, schedule, constants, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
+                            offset += 64
+                        }
+                        // The tail, the 0x80 marker and the length in bits: one or two blocks.
+                        var tail = [UInt8](bytes[offset..<length])
+                        tail.append(0x80)
+                        while tail.count % 64 != 56 { tail.append(0) }
+                        let bits = UInt64(length).multipliedReportingOverflow(by: 8).partialValue
+                        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+                        tail.withUnsafeBytes { padded in
+                            var start = 0
+                            while start < padded.count {
+                                compress(state, schedule, constants, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
+                                start += 64
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -57,7 +70,10 @@ enum SHA256 {
         (value >> count) | (value << (32 - count))
     }
 
-    private static func compress(_ state: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
+    private static func compress(
+        _ state: UnsafeMutableBufferPointer<UInt32>, _ w: UnsafeMutableBufferPointer<UInt32>, _ roundConstants: UnsafeBufferPointer<UInt32>,
+        _ block: UnsafeRawBufferPointer
+    ) {
         for index in 0..<16 {
             let at = index * 4
             w[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
