@@ -98,6 +98,8 @@ public final class DownloadJob: Sendable {
         // Before page 1 answers, the provider's cap is the only bound we know.
         var lastPage = request.source.lastServedPage(pages: request.pages, perPage: perPage, from: provider)
         requestPages(1...min(lastPage, Self.pagesAhead))
+        // While the first pages are on their way.
+        manifest.load()
         var number = 1
         while number <= lastPage, !isCancelled, let current = pageRequest(number) {
             let page: PhotoPage

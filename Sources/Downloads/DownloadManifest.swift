@@ -61,19 +61,35 @@ final class DownloadManifest: Sendable {
     }
 
     private let url: URL
-    /// What the folder held when the job began.
-    let earlier: [String: Record]
-    /// CREDITS.md when the job began.
-    let earlierCredits: Stamp?
+    /// What the folder held when the job began, read on first use (see `load`).
+    private let loaded = NIOLockedValueBox<Contents?>(nil)
     /// This run's files, written over the earlier ones at the end, and CREDITS.md.
     private let written = NIOLockedValueBox<(files: [String: Record], credits: Stamp?)>(([:], nil))
 
     init(folder: URL) {
         url = folder.appendingPathComponent(Self.fileName, isDirectory: false)
-        let contents = Self.read(try? Data(contentsOf: url))
-        earlier = contents.files
-        earlierCredits = contents.credits
     }
+
+    /// Reads what earlier runs recorded, unless that is done. A job calls it
+    /// once its first page requests are out: decoding 300 records took about
+    /// 8 ms, which a rerun spent before asking for anything.
+    func load() {
+        _ = contents
+    }
+
+    private var contents: Contents {
+        loaded.withLockedValue { loaded in
+            if let contents = loaded { return contents }
+            let contents = Self.read(try? Data(contentsOf: url))
+            loaded = contents
+            return contents
+        }
+    }
+
+    /// The files the folder held when the job began.
+    var earlier: [String: Record] { contents.files }
+    /// CREDITS.md when the job began.
+    var earlierCredits: Stamp? { contents.credits }
 
     private static func read(_ data: Data?) -> Contents {
         guard let data, let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return Contents() }
@@ -100,7 +116,8 @@ final class DownloadManifest: Sendable {
     func save() throws {
         let mine = written.withLockedValue { $0 }
         guard !mine.files.isEmpty else { return }
-        let unchanged = mine.files.allSatisfy { earlier[$0.key] == $0.value } && (mine.credits == nil || mine.credits == earlierCredits)
+        let earlier = contents
+        let unchanged = mine.files.allSatisfy { earlier.files[$0.key] == $0.value } && (mine.credits == nil || mine.credits == earlier.credits)
         if unchanged { return }
         let there = try? Data(contentsOf: url)
         var contents = Self.read(there)
