@@ -9,41 +9,63 @@ import Platform
 /// read (Dublin Core and Creative Commons' XMP terms), and, at the end,
 /// `CREDITS.md`: one credit line per work, grouped by licence.
 final class DownloadCredits: Sendable {
-    private let folder: URL
+    /// The folder, as a path: URL's accessors cost microseconds each, and
+    /// a rerun looks at two sidecars per work.
+    private let folderPath: String
     private let provider: any PhotoProvider
     private let sidecars: Bool
     private let size: String
+    /// Where the sidecars' stamps are kept; nil keeps none (every run checks in full).
+    private let manifest: DownloadManifest?
     private let entries = NIOLockedValueBox<[String: Entry]>([:])
+    /// Sidecars and CREDITS.md built so far, written or not: what a rerun
+    /// over unchanged works should not spend.
+    private let builds = NIOLockedValueBox(0)
     /// One sidecar at a time, beside the transfers (see `recordSoon`).
     private let writer = DispatchQueue(label: "flickr.download.sidecars", qos: .userInitiated)
 
+    /// A work as CREDITS.md lists it; its line is made only when the file is.
     private struct Entry: Sendable {
         var file: String
-        var license: License?
-        var line: String
+        var photo: Photo
+        var pageURL: URL?
+        /// What its sidecars and line are made from (see `inputs`).
+        var inputs: String
     }
 
-    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String) {
-        self.folder = folder
+    init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String, manifest: DownloadManifest? = nil) {
+        folderPath = folder.path
         self.provider = provider
         self.sidecars = sidecars
         self.size = size
+        self.manifest = manifest
     }
+
+    var filesBuilt: Int { builds.withLockedValue { $0 } }
 
     /// Notes `photo`, saved as `file` (`baseName` plus its extension, `bytes`
     /// long), and writes its sidecars. Throws when a sidecar cannot be written.
-    /// A file `kept` from an earlier run keeps the time it was retrieved, and
-    /// a sidecar that would come out the same is not written again.
+    /// A file `kept` from an earlier run keeps the time it was retrieved; its
+    /// sidecars are not even built when the manifest says they were made from
+    /// the same inputs and are untouched since, and a sidecar that would come
+    /// out the same is not written again.
     func record(
         _ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String? = nil, retrieved: Date = Date(), kept: Bool = false
     ) throws {
-        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
-        let line = photo.attributionLine(pageURL: pageURL)
-        let listed = Self.shortened(photo).attributionLine(pageURL: pageURL)
-        entries.withLockedValue { $0[baseName] = Entry(file: file, license: photo.credit?.license, line: listed) }
+        // Without sidecars there is no CREDITS.md either.
         guard sidecars else { return }
-        let jsonURL = folder.appendingPathComponent(baseName + ".json", isDirectory: false)
-        let xmpURL = folder.appendingPathComponent(baseName + ".xmp", isDirectory: false)
+        let pageURL = photo.credit?.pageURL ?? provider.photoPageURL(for: photo)
+        let inputs = Self.inputs(of: photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL)
+        entries.withLockedValue { $0[baseName] = Entry(file: file, photo: photo, pageURL: pageURL, inputs: inputs) }
+        let jsonPath = "\(folderPath)/\(baseName).json"
+        let xmpPath = "\(folderPath)/\(baseName).xmp"
+        if kept, let stamp = manifest?.earlier[baseName]?.sidecars, stamp.matches(inputs: inputs, [jsonPath, xmpPath]) { return }
+        let jsonURL = URL(fileURLWithPath: jsonPath, isDirectory: false)
+        let xmpURL = URL(fileURLWithPath: xmpPath, isDirectory: false)
+        // Unknown until both are written.
+        manifest?.note(sidecars: nil, baseName: baseName)
+        builds.withLockedValue { $0 += 2 }
+        let line = photo.attributionLine(pageURL: pageURL)
         let earlierJSON = kept ? try? Data(contentsOf: jsonURL) : nil
         let when = earlierJSON.flatMap(Self.retrieved(in:)) ?? retrieved.formatted(.iso8601)
         let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
@@ -51,6 +73,9 @@ final class DownloadCredits: Sendable {
         if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
         let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
         if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+        if let jsonStatus = DownloadManifest.FileStatus(of: jsonPath), let xmpStatus = DownloadManifest.FileStatus(of: xmpPath) {
+            manifest?.note(sidecars: .init(inputs: inputs, files: [jsonStatus, xmpStatus]), baseName: baseName)
+        }
     }
 
     /// Records `photo` on the sidecar queue: the transfer that brought it
@@ -84,83 +109,29 @@ final class DownloadCredits: Sendable {
 
     /// Writes `CREDITS.md` for every work recorded (nothing when none was,
     /// or when the folder is to hold the images alone, or when the one there
-    /// says the same).
+    /// says the same). Not even built when the works are those it was last
+    /// made from and the file is untouched since.
     func finish() throws {
         let entries = self.entries.withLockedValue { $0 }
         guard sidecars, !entries.isEmpty else { return }
-        let target = folder.appendingPathComponent("CREDITS.md", isDirectory: false)
-        let text = Data(Self.credits(entries.values.map { ($0.license, $0.line, $0.file) }).utf8)
-        if (try? Data(contentsOf: target)) == text { return }
-        try AtomicFile.write(text, to: target, permissions: 0o666)
+        let targetPath = "\(folderPath)/CREDITS.md"
+        var works = FieldBytes()
+        for (baseName, entry) in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
+            works.add(baseName)
+            works.add(entry.inputs)
+        }
+        let inputs = SHA256.hex(Data(works.bytes))
+        if let stamp = manifest?.earlierCredits, stamp.matches(inputs: inputs, [targetPath]) { return }
+        let target = URL(fileURLWithPath: targetPath, isDirectory: false)
+        builds.withLockedValue { $0 += 1 }
+        let text = Data(Self.credits(entries.values.map {
+            ($0.photo.credit?.license, Self.shortened($0.photo).attributionLine(pageURL: $0.pageURL), $0.file)
+        }).utf8)
+        if (try? Data(contentsOf: target)) != text { try AtomicFile.write(text, to: target, permissions: 0o666) }
+        manifest?.note(credits: DownloadManifest.FileStatus(of: targetPath).map { .init(inputs: inputs, files: [$0]) })
     }
 
     // MARK: - The files
-
-    /// The JSON sidecar's fields, in the order written.
-    struct Sidecar: Encodable {
-        struct LicenseFields: Encodable {
-            var id: Int?
-            var name: String
-            var url: String?
-        }
-
-        var provider: String
-        var id: String
-        var title: String
-        var creator: String?
-        var creatorURL: String?
-        var pageURL: String?
-        var license: LicenseFields?
-        var attribution: String
-        var tags: [String]
-        var dateTaken: String?
-        var dateUploaded: String?
-        var file: String
-        /// The file's length: how a later run tells a whole video from a part.
-        var bytes: Int?
-        /// SHA-256 of the file's bytes: a later run keeps the file only if it still matches.
-        var sha256: String?
-        var size: String
-        var retrieved: String
-        var record: Photo
-
-        enum CodingKeys: String, CodingKey {
-            case provider, id, title, creator, creatorURL = "creator_url", pageURL = "page_url", license, attribution, tags
-            case dateTaken = "date_taken", dateUploaded = "date_uploaded", file, bytes, sha256, size, retrieved, record
-        }
-
-        init(
-            _ photo: Photo, provider: String, file: String, bytes: Int? = nil, sha256: String? = nil, size: String, pageURL: URL?, attribution: String,
-            retrieved: String
-        ) {
-            self.bytes = bytes
-            self.sha256 = sha256
-            self.provider = provider
-            id = photo.id
-            title = photo.title
-            creator = photo.credit?.creator ?? photo.ownerName
-            creatorURL = photo.credit?.creatorURL?.absoluteString
-            self.pageURL = pageURL?.absoluteString
-            license = photo.credit?.license.map {
-                LicenseFields(id: $0.providerID, name: $0.shortName, url: $0.url?.absoluteString)
-            }
-            self.attribution = attribution
-            tags = photo.tags
-            dateTaken = photo.dateTaken
-            dateUploaded = photo.dateUploaded.map { $0.formatted(.iso8601) }
-            self.file = file
-            self.size = size
-            self.retrieved = retrieved
-            record = photo
-        }
-    }
-
-    static func json(_ sidecar: Sidecar) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        return try encoder.encode(sidecar)
-    }
 
     /// Dublin Core's title and creator, and Creative Commons' rights terms
     /// (`xmpRights:Marked` is False for public-domain works).

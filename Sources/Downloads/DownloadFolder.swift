@@ -7,12 +7,16 @@ import ImagePipeline
 /// file already there is a whole image, and atomic writes.
 public struct DownloadFolder: Sendable {
     public let url: URL
+    /// `url`'s path, once: URL's accessors cost microseconds each, and a
+    /// rerun looks at each of its works' files.
+    let path: String
     /// The names in the folder when it was listed, or nil when it was not:
     /// a name not among them needs no look on disk.
     private var names: Set<String>?
 
     public init(url: URL) {
         self.url = url
+        path = url.path
     }
 
     /// The same folder, listed once now, so the checks for earlier files
@@ -139,8 +143,8 @@ public struct DownloadFolder: Sendable {
         guard let record = record(baseName: baseName, manifest: manifest), record.provider == provider, record.id == photo.id,
               let file = record.file, let bytes = record.bytes,
               // The record names a file of this name, never a path elsewhere.
-              file.hasPrefix(baseName + "."), !file.contains("/"), mayHold(file),
-              let status = Self.status(url.appendingPathComponent(file, isDirectory: false).path), status.size == bytes
+              file.hasPrefix(baseName + "."), !file.utf8.contains(UInt8(ascii: "/")), mayHold(file),
+              let status = Self.status("\(path)/\(file)"), status.size == bytes
         else { return nil }
         var current = record
         current.modified = status.modified

@@ -67,11 +67,14 @@ public final class DownloadJob: Sendable {
         self.files = DownloadFolder(url: request.folder).listed()
         self.manifest = DownloadManifest(folder: request.folder)
         self.credits = DownloadCredits(
-            folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue)
+            folder: request.folder, provider: provider, sidecars: request.sidecars, size: request.size.rawValue, manifest: manifest)
         (wakeups, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     var isCancelled: Bool { state.withLockedValue { $0.cancelled } }
+
+    /// Sidecars and CREDITS.md built so far (see `DownloadCredits.filesBuilt`).
+    var creditFilesBuilt: Int { credits.filesBuilt }
 
     /// Stops everything: the page requests and every transfer. Safe from any thread.
     public func cancel() {
@@ -96,6 +99,8 @@ public final class DownloadJob: Sendable {
         // Before page 1 answers, the provider's cap is the only bound we know.
         var lastPage = request.source.lastServedPage(pages: request.pages, perPage: perPage, from: provider)
         requestPages(1...min(lastPage, Self.pagesAhead))
+        // While the first pages are on their way.
+        manifest.load()
         var number = 1
         while number <= lastPage, !isCancelled, let current = pageRequest(number) {
             let page: PhotoPage

@@ -8,6 +8,9 @@ import Platform
 /// modification time when it was written. A later run keeps a file only
 /// when this says it is the photo wanted and its bytes are still those;
 /// the time lets a warm re-run trust an untouched file without reading it.
+/// The same goes for the sidecars and CREDITS.md: what they were made from
+/// (a digest) and their length and time as written, so a rerun whose works
+/// have not changed upstream neither builds nor reads them.
 final class DownloadManifest: Sendable {
     static let fileName = ".flickr-manifest.json"
 
@@ -20,49 +23,109 @@ final class DownloadManifest: Sendable {
         var sha256: String?
         /// Seconds since 1970 of the file's last change when it was written.
         var modified: Double?
+        /// The work's sidecars as last written or checked; absent in
+        /// manifests of earlier versions, whose reruns check them in full.
+        var sidecars: Stamp?
+    }
+
+    /// A length and a modification time, as `stat` gives them.
+    struct FileStatus: Codable, Sendable, Equatable {
+        var bytes: Int
+        var modified: Double
+
+        /// The status of the regular file at `path`, or nil.
+        init?(of path: String) {
+            guard let status = DownloadFolder.status(path) else { return nil }
+            bytes = status.size
+            modified = status.modified
+        }
+    }
+
+    /// Files made from `inputs` (see `DownloadCredits.inputs`), as they
+    /// were on disk once written.
+    struct Stamp: Codable, Sendable, Equatable {
+        var inputs: String
+        var files: [FileStatus]
+
+        /// Whether the files at `paths` are still the files stamped, one for one.
+        func matches(inputs: String, _ paths: [String]) -> Bool {
+            inputs == self.inputs && paths.count == files.count && zip(paths, files).allSatisfy { FileStatus(of: $0) == $1 }
+        }
     }
 
     private struct Contents: Codable {
         var version = 1
         var files: [String: Record] = [:]
+        /// CREDITS.md as last written or checked.
+        var credits: Stamp?
     }
 
     private let url: URL
-    /// What the folder held when the job began.
-    let earlier: [String: Record]
-    /// This run's files, written over the earlier ones at the end.
-    private let written = NIOLockedValueBox<[String: Record]>([:])
+    /// What the folder held when the job began, read on first use (see `load`).
+    private let loaded = NIOLockedValueBox<Contents?>(nil)
+    /// This run's files, written over the earlier ones at the end, and CREDITS.md.
+    private let written = NIOLockedValueBox<(files: [String: Record], credits: Stamp?)>(([:], nil))
 
     init(folder: URL) {
         url = folder.appendingPathComponent(Self.fileName, isDirectory: false)
-        earlier = Self.read(url)
     }
 
-    private static func read(_ url: URL) -> [String: Record] {
-        read(try? Data(contentsOf: url))
+    /// Reads what earlier runs recorded, unless that is done. A job calls it
+    /// once its first page requests are out: decoding 300 records took about
+    /// 8 ms, which a rerun spent before asking for anything.
+    func load() {
+        _ = contents
     }
 
-    private static func read(_ data: Data?) -> [String: Record] {
-        guard let data, let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return [:] }
-        return contents.files
+    private var contents: Contents {
+        loaded.withLockedValue { loaded in
+            if let contents = loaded { return contents }
+            let contents = Self.read(try? Data(contentsOf: url))
+            loaded = contents
+            return contents
+        }
+    }
+
+    /// The files the folder held when the job began.
+    var earlier: [String: Record] { contents.files }
+    /// CREDITS.md when the job began.
+    var earlierCredits: Stamp? { contents.credits }
+
+    private static func read(_ data: Data?) -> Contents {
+        guard let data, let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return Contents() }
+        return contents
     }
 
     func note(_ record: Record, baseName: String) {
-        written.withLockedValue { $0[baseName] = record }
+        written.withLockedValue { $0.files[baseName] = record }
+    }
+
+    /// Notes the sidecars of the file noted as `baseName` (nil: not known
+    /// to be whole, so the next run checks them in full).
+    func note(sidecars: Stamp?, baseName: String) {
+        written.withLockedValue { $0.files[baseName]?.sidecars = sidecars }
+    }
+
+    func note(credits: Stamp?) {
+        written.withLockedValue { $0.credits = credits }
     }
 
     /// Merges this run's records into what is on disk now (another run may
     /// have added its own since) and writes the whole atomically, unless
-    /// that is what is there already (a run that kept every file).
+    /// this run found every record as it was (a rerun that kept every file).
     func save() throws {
         let mine = written.withLockedValue { $0 }
-        guard !mine.isEmpty else { return }
+        guard !mine.files.isEmpty else { return }
+        let earlier = contents
+        let unchanged = mine.files.allSatisfy { earlier.files[$0.key] == $0.value } && (mine.credits == nil || mine.credits == earlier.credits)
+        if unchanged { return }
         let there = try? Data(contentsOf: url)
-        var files = Self.read(there)
-        files.merge(mine) { _, new in new }
+        var contents = Self.read(there)
+        contents.files.merge(mine.files) { _, new in new }
+        if let credits = mine.credits { contents.credits = credits }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let merged = try encoder.encode(Contents(files: files))
+        let merged = try encoder.encode(contents)
         if merged != there { try AtomicFile.write(merged, to: url, permissions: 0o666) }
     }
 }

@@ -36,7 +36,7 @@ enum TerminalTargets {
         ["kittens", "", "   ", "/open 3", "/open #12", "/open -1", "/open 99999999999999999999", "/layout LIST",
          "/cancel now", "//etc/passwd", "/", "/opne 2", "/\u{1B}[2Jx", "/open \u{1B}]0;t\u{07}", "/retry", "/?",
          "日本 café /quit", "/provider shutterstock", "/PROVIDER", "/provider a b", "/live maybe", "/user ana souza",
-         "/albums", "/album 3"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
+         "/albums", "/album 3", "/fave 2", "/unfave 0", "/faves", "/faves ana", "/me", "/login"].enumerated().map { ("\($0.offset).txt", Data.text($0.element)) }
     }, run: { data in
         let line = String(decoding: data, as: UTF8.self)
         switch UserCommand.parse(line) {
@@ -44,8 +44,8 @@ enum TerminalTargets {
             // Words are split on whole characters, so a tab carrying a
             // combining mark stays in a word; blank it never is.
             require(text.unicodeScalars.contains { !$0.properties.isWhitespace }, "blank search text: \(text.debugDescription)")
-        case .open(let number):
-            require(number >= 1, "/open parsed \(number)")
+        case .open(let number), .fave(let number), .unfave(let number):
+            require(number >= 1, "a command on a shown photo parsed \(number): \(line.debugDescription)")
         case .invalid(let message):
             requireNoControls(message, allowing: [], what: "the usage message")
         case .unknown(_, let suggestion):
@@ -58,9 +58,9 @@ enum TerminalTargets {
             require(name.map { !$0.isEmpty && !$0.contains(where: \.isWhitespace) } ?? true, "/provider parsed \(name.debugDescription)")
         case .filter(let argument):
             require(argument.map { !$0.allSatisfy(\.isWhitespace) } ?? true, "/filter parsed a blank argument")
-        case .user(let name), .album(let name), .albums(let name?):
+        case .user(let name), .album(let name), .albums(let name?), .faves(let name?):
             require(!name.isEmpty && !name.contains(where: \.isWhitespace), "a browsing command parsed \(name.debugDescription)")
-        case .cancel, .recent, .layout, .stats, .help, .quit, .retry, .live, .albums(nil):
+        case .cancel, .recent, .layout, .stats, .help, .quit, .retry, .live, .albums(nil), .faves(nil), .me, .login:
             break
         }
     })

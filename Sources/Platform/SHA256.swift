@@ -76,10 +76,14 @@ public enum SHA256 {
 
         /// `finalize()` as 64 lowercase hex digits.
         public mutating func finalizeHex() -> String {
-            finalize().map { byte in
-                let text = String(byte, radix: 16)
-                return byte < 0x10 ? "0" + text : text
-            }.joined()
+            let digits = Array("0123456789abcdef".utf8)
+            var text: [UInt8] = []
+            text.reserveCapacity(64)
+            for byte in finalize() {
+                text.append(digits[Int(byte >> 4)])
+                text.append(digits[Int(byte & 0x0F)])
+            }
+            return String(decoding: text, as: UTF8.self)
         }
     }
 
@@ -99,6 +103,20 @@ public enum SHA256 {
     }
 
     fileprivate static func compress(_ state: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
+        // Through buffer pointers: array subscripts checked on every round
+        // made the digest of a sidecar's inputs cost more than the rest of a
+        // rerun's check of it.
+        state.withUnsafeMutableBufferPointer { state in
+            w.withUnsafeMutableBufferPointer { w in
+                roundConstants.withUnsafeBufferPointer { constants in compress(state, w, constants, block) }
+            }
+        }
+    }
+
+    private static func compress(
+        _ state: UnsafeMutableBufferPointer<UInt32>, _ w: UnsafeMutableBufferPointer<UInt32>, _ roundConstants: UnsafeBufferPointer<UInt32>,
+        _ block: UnsafeRawBufferPointer
+    ) {
         for index in 0..<16 {
             let at = index * 4
             w[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
