@@ -1,5 +1,6 @@
 import PhotoCore
 import Foundation
+import Platform
 
 extension DownloadCredits {
     /// Raised whenever what a sidecar holds, or how it is written, changes:
