@@ -108,6 +108,12 @@ extension DownloadCredits {
             add(photo.tags)
             add(photo.dateUploaded?.timeIntervalSince1970)
             add(photo.isVideo)
+            add(photo.visibility != nil)
+            if let visibility = photo.visibility {
+                add(visibility.isPublic)
+                add(visibility.isFriend)
+                add(visibility.isFamily)
+            }
         }
     }
 }

@@ -116,6 +116,11 @@ extension DownloadCredits {
         if !photo.tags.isEmpty { members.append(("tags", .array(photo.tags.map { .string($0) }))) }
         if let date = photo.dateUploaded { members.append(("dateUploaded", .string(date.formatted(.iso8601)))) }
         if photo.isVideo { members.append(("isVideo", .bool(true))) }
+        if let visibility = photo.visibility {
+            members.append(("visibility", .object([
+                ("isPublic", .bool(visibility.isPublic)), ("isFriend", .bool(visibility.isFriend)), ("isFamily", .bool(visibility.isFamily)),
+            ])))
+        }
         return .object(members)
     }
 

@@ -45,7 +45,10 @@ import Testing
         ("creator", { $0.credit?.creator = "Bea" }), ("creatorURL", { $0.credit?.creatorURL = nil }), ("attribution", { $0.credit?.attribution = "" }),
         ("credit pageURL", { $0.credit?.pageURL = nil }), ("source", { $0.credit?.source = "nasa" }), ("fileType", { $0.credit?.fileType = "png" }),
         ("tags", { $0.tags.append("lisbon") }), ("dateUploaded", { $0.dateUploaded = Date(timeIntervalSince1970: 1_600_000_001) }),
-        ("isVideo", { $0.isVideo = true }),
+        ("isVideo", { $0.isVideo = true }), ("visibility", { $0.visibility = .everyone }),
+        ("private", { $0.visibility = Photo.Visibility(isPublic: false) }),
+        ("friends", { $0.visibility = Photo.Visibility(isPublic: false, isFriend: true) }),
+        ("family", { $0.visibility = Photo.Visibility(isPublic: false, isFamily: true) }),
     ]
 
     @Test func everyFieldOfTheWorkMovesTheDigest() {
@@ -69,7 +72,7 @@ import Testing
         let labels = { (value: Any) in Set(Mirror(reflecting: value).children.compactMap(\.label)) }
         let credit = try #require(Self.work.credit)
         #expect(labels(Self.work) == ["id", "owner", "ownerName", "title", "dateTaken", "renditions", "aspectRatio", "providerKeys", "credit",
-                                      "tags", "dateUploaded", "isVideo"])
+                                      "tags", "dateUploaded", "isVideo", "visibility"])
         #expect(labels(Self.work.renditions[0]) == ["label", "url", "width", "height", "isCrop"])
         #expect(labels(credit) == ["license", "creator", "creatorURL", "attribution", "pageURL", "source", "fileType"])
         #expect(labels(try #require(credit.license)) == ["kind", "version", "shortName", "fullName", "url", "providerID"])

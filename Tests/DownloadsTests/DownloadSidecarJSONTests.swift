@@ -22,6 +22,8 @@ import Testing
         photo.tags = (0..<random.below(4)).map { _ in DownloadHostileText.text(&random) }
         photo.dateUploaded = random.chance(0.5) ? Date(timeIntervalSince1970: Double(random.below(2_000_000_000)) + random.unit()) : nil
         photo.isVideo = random.chance(0.2)
+        photo.visibility = random.chance(0.5)
+            ? Photo.Visibility(isPublic: random.chance(0.5), isFriend: random.chance(0.5), isFamily: random.chance(0.5)) : nil
         // Keys from the server too: their order in the file is the encoder's.
         photo.providerKeys = Dictionary((0..<random.below(4)).map { _ in (DownloadHostileText.text(&random), DownloadHostileText.text(&random)) }) { a, _ in a }
         photo.renditions = (0..<random.below(4)).map { index in
