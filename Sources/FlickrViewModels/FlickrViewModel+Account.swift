@@ -34,6 +34,8 @@ extension ResultQuery {
 extension FlickrViewModel {
     /// `/me`: the signed-in person's photostream, non-public photos included.
     public func showMine() {
+        // A service without accounts says so, rather than looking up a person called "me".
+        guard favouritesOrSay() != nil else { return }
         showPerson("me")
     }
 
@@ -95,17 +97,45 @@ extension FlickrViewModel {
         }
     }
 
-    /// The line typed while `/login` waits: the code, or an empty line or
-    /// `/cancel`, which abandon the sign-in.
-    public func finishSignIn(_ line: String) {
-        guard case .waitingForCode = signIn.value, let account = provider.capabilities.favourites.available?.account else {
-            return
+    /// A line typed while `/login` is under way, when it is the sign-in's:
+    /// while the address is awaited a code-shaped line is refused (it would
+    /// otherwise be a search, kept in the session); once it is shown, the
+    /// code is checked, other text is refused, and an empty line or
+    /// `/cancel` abandons. Commands stay commands. Returns whether the line
+    /// was taken; the code itself is never repeated back.
+    public func takeSignInLine(_ line: String) -> Bool {
+        let text = line.trimmingCharacters(in: .whitespaces)
+        switch signIn.value {
+        case .idle:
+            return false
+        case .asking, .checking:
+            guard Self.isSignInCode(text) else { return false }
+            noticeSource.value = .info("The sign-in address is not shown yet: type the code from the page it opens once it is.")
+            return true
+        case .waitingForCode:
+            if text.isEmpty || text.lowercased() == "/cancel" {
+                cancelSignIn()
+                return true
+            }
+            if text.hasPrefix("/") { return false }
+            guard Self.isSignInCode(text) else {
+                noticeSource.value = .error("That is not a sign-in code: the page at the address shows one like 123-456-789. Type it, or an empty line or /cancel to abandon.")
+                return true
+            }
+            finishSignIn(code: text)
+            return true
         }
-        let code = line.trimmingCharacters(in: .whitespaces)
-        guard !code.isEmpty, code.lowercased() != "/cancel" else {
-            cancelSignIn()
-            return
-        }
+    }
+
+    /// Whether `text` is shaped like the code an approval page shows
+    /// (Flickr's `123-456-789`): digits and dashes, nothing else.
+    public nonisolated static func isSignInCode(_ text: String) -> Bool {
+        text.count <= 64 && text.contains { $0.isASCII && $0.isNumber }
+            && text.allSatisfy { $0 == "-" || ($0.isASCII && $0.isNumber) }
+    }
+
+    private func finishSignIn(code: String) {
+        guard let account = provider.capabilities.favourites.available?.account else { return }
         signInSource.value = .checking
         let service = provider.displayName
         signInTask = Task { [weak self] in

@@ -68,7 +68,9 @@ extension FlickrViewModel {
     /// What a live search for `text` would be; nil when nothing should be
     /// searched (off, a command, too short, a filter still being typed).
     private func liveKey(for text: String, policy: LiveSearchPolicy) -> LiveSearch.Key? {
-        guard liveEnabled, !text.drop(while: \.isWhitespace).hasPrefix("/"), policy.allows(text) else { return nil }
+        // While `/login` is under way the line may be its code: never sent as a search.
+        guard liveEnabled, signIn.value == .idle, !text.drop(while: \.isWhitespace).hasPrefix("/"), policy.allows(text)
+        else { return nil }
         guard case .notALink = provider.capabilities.links.available?.readLink(text.trimmingCharacters(in: .whitespaces)) ?? .notALink,
             foreignLinkSentence(text) == nil
         else { return nil }

@@ -72,7 +72,10 @@ extension FlickrViewModel {
         case .failed(let error):
             if error is CancellationError { return }
             failedPage = number
-            noticeSource.value = .error(userMessage(for: error) + " /retry loads page \(number) again.")
+            // A revoked sign-in fails the same way again: /login mends it, /retry would not.
+            let mend = (error as? any SignInFailure)?.needsSignIn == true
+                ? " /login signs in again." : " /retry loads page \(number) again."
+            noticeSource.value = .error(userMessage(for: error) + mend)
         }
     }
 

@@ -14,6 +14,12 @@ extension FlickrViewModel {
 
     func saveSession() {
         guard let query = query.value else { return }
-        session?.save(query, pages: pages.value, perPage: pageSize)
+        session?.save(query, pages: pages.value, perPage: pageSize, signedInAs: signedInAs)
+    }
+
+    /// Who the provider calls the service as now, nil when nobody (or the
+    /// service has no accounts).
+    var signedInAs: String? {
+        provider.capabilities.favourites.available?.account.signedInPerson?.id
     }
 }

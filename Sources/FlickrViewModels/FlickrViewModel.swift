@@ -226,7 +226,7 @@ public final class FlickrViewModel {
     /// Shows the session saved by the last run, if any. Returns whether it did.
     @discardableResult
     public func restoreSession() -> Bool {
-        switch session?.restore() {
+        switch session?.restore(signedInAs: signedInAs) {
         case .failure(let error):
             noticeSource.value = .warning(error.description)
             return false

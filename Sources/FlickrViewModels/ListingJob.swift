@@ -75,6 +75,13 @@ public struct ListingJob: Sendable {
             } catch {
                 throw ListingError(message: userMessage(for: error))
             }
+            // A service asked past its last page may answer with another
+            // page (the sandbox its last, Flickr its first): refused rather
+            // than printed under a number it is not.
+            if number == firstPage, firstPage > max(result.pages, 1) {
+                throw ListingError(message: "Page \(firstPage) is past the last page: there are \(result.pages) pages "
+                    + "of \(result.total) results, so ask for --page 1–\(max(result.pages, 1)).")
+            }
             if number == firstPage { sink.header(page: result.page, pages: result.pages, total: result.total) }
             for photo in result.photos where listed.insert(photo.id).inserted {
                 index += 1

@@ -37,15 +37,20 @@ final class SessionPersistence {
         var perPage: Int
     }
 
-    /// The saved query and pages of this provider, nil when there are none.
-    func restore() -> Result<Restored?, SessionStore.LoadError> {
+    /// The saved query and pages of this provider, nil when there are none
+    /// or when they were fetched signed in as someone other than
+    /// `signedInAs` (who is signed in now): a signed listing is shown only
+    /// to its sign-in, and its next page is asked signed too.
+    func restore(signedInAs: String?) -> Result<Restored?, SessionStore.LoadError> {
         switch store.load() {
         case .failure(let error):
             return .failure(error)
         case .success(nil):
             return .success(nil)
         case .success(let snapshot?):
-            guard snapshot.provider == providerName, !snapshot.pages.isEmpty else { return .success(nil) }
+            guard snapshot.provider == providerName, !snapshot.pages.isEmpty, snapshot.signedInAs == signedInAs else {
+                return .success(nil)
+            }
             // Numbers from a file are outside input: clamped before use.
             let perPage = min(max(snapshot.pages[snapshot.pages.count - 1].perPage, 1), 500)
             let firstNumber = min(max(snapshot.firstNumber ?? 1, 1), 1 << 31)
@@ -55,8 +60,9 @@ final class SessionPersistence {
         }
     }
 
-    /// Saves `pages` of `query` in the background.
-    func save(_ query: ResultQuery, pages: [ResultPage], perPage: Int) {
+    /// Saves `pages` of `query` in the background; `signedInAs`: who was
+    /// signed in (the pages may hold their non-public photos).
+    func save(_ query: ResultQuery, pages: [ResultPage], perPage: Int, signedInAs: String?) {
         let loaded = pages.filter { !$0.cells.isEmpty }
         guard !loaded.isEmpty else { return }
         let snapshot = SessionSnapshot(
@@ -66,7 +72,7 @@ final class SessionPersistence {
                     page: page.number, pages: page.pages, perPage: perPage, total: page.total,
                     photos: page.cells.map(\.photo))
             },
-            firstNumber: loaded[0].cells[0].number)
+            firstNumber: loaded[0].cells[0].number, signedInAs: signedInAs)
         let store = self.store
         queue.async { [weak self] in
             do {

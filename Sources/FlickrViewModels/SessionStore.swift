@@ -19,13 +19,21 @@ public struct SessionSnapshot: Codable, Sendable, Equatable {
     /// were dropped to keep the file small); nil in files saved before it
     /// was kept, which numbered from 1.
     public var firstNumber: Int?
+    /// The id of the person signed in when the pages were fetched: they
+    /// may hold that person's non-public photos, so they come back only to
+    /// the same sign-in and `flickr logout` drops them. Nil: fetched unsigned.
+    public var signedInAs: String?
 
-    public init(provider: String, query: ResultQuery, pages: [PhotoPage], savedAt: Date = Date(), firstNumber: Int? = nil) {
+    public init(
+        provider: String, query: ResultQuery, pages: [PhotoPage], savedAt: Date = Date(), firstNumber: Int? = nil,
+        signedInAs: String? = nil
+    ) {
         self.provider = provider
         self.query = query
         self.pages = pages
         self.savedAt = savedAt
         self.firstNumber = firstNumber
+        self.signedInAs = signedInAs
     }
 }
 
@@ -71,6 +79,20 @@ public struct SessionStore: Sendable {
         } catch {
             return .failure(.unreadable("\(file.lastPathComponent) is damaged"))
         }
+    }
+
+    /// Deletes the saved session when it was fetched signed in (signing out
+    /// must not leave the person's listings for the next launch); whether
+    /// it did. A session fetched unsigned, or a damaged file, stays.
+    @discardableResult
+    public func forgetSignedListings() throws -> Bool {
+        guard case .success(let snapshot?) = load(), snapshot.signedInAs != nil else { return false }
+        do {
+            try FileManager.default.removeItem(at: file)
+        } catch let error as CocoaError where error.code == .fileNoSuchFile {
+            return false
+        }
+        return true
     }
 
     /// Replaces the file atomically and syncs it, so a crash mid-write leaves

@@ -108,6 +108,8 @@ extension EndToEnd {
                 let fields = try #require(try JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: String])
                 let revoked = stored.replacingOccurrences(of: fields["oauth_token"] ?? "?", with: "72157000000000-0000000000000000")
                 try revoked.write(toFile: accountFile(environment), atomically: true, encoding: .utf8)
+                // Private as the app writes it: a file others may read is refused before any call.
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: accountFile(environment))
                 for arguments in [["user", "me", "--json"], ["search", "kittens", "--json"], ["faves", "--json"]] {
                     let result = try await run(arguments, app, environment)
                     #expect(result.status == .exited(1), "\(arguments): \(result.transcript)")

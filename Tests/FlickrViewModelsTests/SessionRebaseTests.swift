@@ -24,7 +24,7 @@ import FlickrService
             provider: provider, query: .search(.typed("x")),
             pages: [PhotoPage(page: 1, pages: 1, perPage: 2, total: 2, photos: [flickr, stock])]))
         let persistence = SessionPersistence(store: store, providerName: provider, sandboxOrigin: sandboxOrigin) { _ in }
-        guard case .success(let restored?) = persistence.restore() else {
+        guard case .success(let restored?) = persistence.restore(signedInAs: nil) else {
             Issue.record("nothing restored")
             return []
         }

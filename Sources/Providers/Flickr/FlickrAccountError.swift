@@ -16,6 +16,8 @@ public enum FlickrAccountError: WordedError, Equatable {
     case tokenRejected(String)
     /// An OAuth endpoint refused a step (`oauth_problem` or the HTTP status).
     case refused(step: String, problem: String)
+    /// An OAuth answer without fields it must have (named); nobody is signed in.
+    case incompleteAnswer(step: String, missing: [String])
     /// The token file could not be read or written.
     case storage(String)
     /// Any other failure of a call.
@@ -32,9 +34,11 @@ public enum FlickrAccountError: WordedError, Equatable {
         case .verifierRefused(let problem):
             "Flickr refused the verifier (\(problem)), so nobody is signed in. Run `flickr login` again and type the code the authorize page shows."
         case .tokenRejected(let detail):
-            "Your Flickr sign-in has expired or was revoked (\(detail)). Run `flickr login` to sign in again."
+            "Your Flickr sign-in has expired or was revoked (\(detail)). Run `flickr login` (or /login at the prompt) to sign in again."
         case .refused(let step, let problem):
             "Flickr refused the \(step) (\(problem)). Check FLICKR_API_KEY and FLICKR_API_SECRET (or --api-key and --api-secret)."
+        case .incompleteAnswer(let step, let missing):
+            "Flickr's answer to the \(step) had no \(missing.joined(separator: ", ")), so nobody is signed in. Run `flickr login` again; if it keeps happening, the server at --api-url is not speaking Flickr's OAuth."
         case .storage(let reason):
             reason
         case .flickr(let error):

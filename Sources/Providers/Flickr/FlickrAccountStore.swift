@@ -39,11 +39,31 @@ public struct FlickrAccountStore: Sendable {
     // MARK: - Files
 
     private func read<Value: Decodable>(_ type: Value.Type, from file: URL) throws(FlickrAccountError) -> Value? {
+        try checkPrivate(file)
         guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
         do {
             return try JSONDecoder().decode(Value.self, from: data)
         } catch {
             throw .storage("\(file.path) cannot be read as a Flickr sign-in. Run `flickr logout`, then `flickr login`.")
+        }
+    }
+
+    /// Refuses a token file others may read, as ssh refuses such a key:
+    /// changing the mode quietly would hide that the token may have been
+    /// read already, and only the person can judge that. A folder or other
+    /// non-file in its place is named rather than taken for "nobody".
+    private func checkPrivate(_ file: URL) throws(FlickrAccountError) {
+        var info = stat()
+        guard stat(file.path, &info) == 0 else {
+            if errno == ENOENT { return }
+            throw .storage("Could not read \(file.path): \(String(cString: strerror(errno))).")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw .storage("\(file.path) should be the file holding the Flickr sign-in but is a folder or other non-file. Move it away, then run `flickr login`.")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o077 == 0 else {
+            throw .storage("\(file.path) holds the Flickr sign-in but others may read it (mode 0\(String(mode, radix: 8))), so it is not used. Run `chmod 600 \(file.path)`; if someone else may have read it, run `flickr logout` and `flickr login` for a new token.")
         }
     }
 
@@ -60,6 +80,14 @@ public struct FlickrAccountStore: Sendable {
     }
 
     private func remove(_ file: URL) throws(FlickrAccountError) -> Bool {
+        // Unlinking a link would leave the token in the file it points at
+        // while saying it is gone: that file is named instead.
+        var link = stat()
+        var target = stat()
+        if lstat(file.path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, stat(file.path, &target) == 0 {
+            let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: file.path)) ?? "another file"
+            throw .storage("\(file.path) is a link to \(destination), which holds the token; nothing was deleted. Delete \(destination) yourself (flickr deletes only files in its own folder), then run `flickr logout` again.")
+        }
         guard unlink(file.path) == 0 else {
             if errno == ENOENT { return false }
             throw .storage("Could not delete \(file.path): \(String(cString: strerror(errno))).")

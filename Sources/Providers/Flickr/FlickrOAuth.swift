@@ -83,9 +83,10 @@ public struct FlickrOAuth: Sendable {
         } catch .refused(_, let problem), .tokenRejected(let problem) {
             throw .verifierRefused(problem)
         }
-        guard let token = answer["oauth_token"], let secret = answer["oauth_token_secret"], !token.isEmpty,
-              let nsid = answer["user_nsid"], !nsid.isEmpty
-        else { throw .verifierRefused("the answer had no access token") }
+        let missing = ["oauth_token", "oauth_token_secret", "user_nsid"].filter { answer[$0]?.isEmpty ?? true }
+        guard missing.isEmpty, let token = answer["oauth_token"], let secret = answer["oauth_token_secret"],
+              let nsid = answer["user_nsid"]
+        else { throw .incompleteAnswer(step: "access token exchange", missing: missing) }
         return FlickrAccount(
             issuer: issuer, token: token, tokenSecret: secret, userNSID: nsid,
             username: answer["username"] ?? "", fullname: answer["fullname"] ?? "", consumerKey: signer.consumerKey)
@@ -102,8 +103,11 @@ public struct FlickrOAuth: Sendable {
                 classify: { RetryPolicy.decision(for: $0) }, cancelled: { .cancelled }
             ) { _ throws(NetworkError) in
                 // Signed afresh on every try: a nonce is used once.
-                try await network.get(url, headers: [signer.authorizationHeader(method: "GET", url: url, extra: extra)],
-                                      maxBytes: 64 << 10, errorBodies: true)
+                let response = try await network.get(
+                    url, headers: [signer.authorizationHeader(method: "GET", url: url, extra: extra)],
+                    maxBytes: 64 << 10, errorBodies: true)
+                try Self.checkBusy(response, host: url.host ?? "Flickr")
+                return response
             }
         } catch {
             throw .flickr(.network(error.redacting(redactor)))
@@ -120,6 +124,18 @@ public struct FlickrOAuth: Sendable {
         return fields
     }
 
+    /// A busy server (429, or a 5xx without an `oauth_problem`) is asked
+    /// again like a REST call, and when it stays busy says so: only a
+    /// refusal should send the person to check their key.
+    private static func checkBusy(_ response: NetworkManager.Response, host: String) throws(NetworkError) {
+        guard response.status == 429 || response.status >= 500 else { return }
+        let text = String(decoding: response.body.prefix(4096), as: UTF8.self)
+        guard !text.contains("oauth_problem=") else { return }
+        let after = response.retryAfter.flatMap { RetryPolicy.retryAfter($0) }
+        guard response.status == 429 || after != nil else { throw .httpStatus(response.status, host: host) }
+        throw .retryLater(status: response.status, after: after, host: host)
+    }
+
     /// Step 3 and keeping the account in `store`: `flickr login` and
     /// `/login` both end here. A refused verifier leaves nobody signed in.
     public func finish(
@@ -130,7 +146,10 @@ public struct FlickrOAuth: Sendable {
             signedIn = try await exchange(pending, verifier: verifier)
         } catch {
             try store?.removePending()
-            if case .verifierRefused = error { try store?.removeAccount() }
+            switch error {
+            case .verifierRefused, .incompleteAnswer: try store?.removeAccount()
+            default: break
+            }
             throw error
         }
         try store?.save(signedIn)

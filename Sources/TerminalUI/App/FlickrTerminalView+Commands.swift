@@ -9,10 +9,10 @@ extension FlickrTerminalView {
         // A page the live line found is taken by a search for the same text
         // first; then the live line goes.
         defer { viewModel.lineEnded() }
-        // While `/login` waits, the line is the code (an empty one or /cancel abandons).
-        if case .waitingForCode = viewModel.signIn.value {
+        // While `/login` is under way a code-shaped line is the sign-in's
+        // (an empty one or /cancel abandons); commands stay commands.
+        if viewModel.takeSignInLine(line) {
             pauseInputUntilIdle()
-            viewModel.finishSignIn(line)
             return
         }
         switch UserCommand.parse(line) {
@@ -95,7 +95,9 @@ extension FlickrTerminalView {
     }
 
     func interrupt() {
-        if viewModel.hasPendingWork {
+        if viewModel.signIn.value != .idle {
+            viewModel.cancelSignIn()
+        } else if viewModel.hasPendingWork {
             viewModel.cancel()
         } else {
             terminal.print("Nothing to cancel. /quit or Ctrl-D leaves.")

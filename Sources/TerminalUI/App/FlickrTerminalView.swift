@@ -62,6 +62,7 @@ public final class FlickrTerminalView {
             terminal.print("Type words to search, Enter for the next page, /help for commands.")
         }
         printer.onIdle = { [weak self] in self?.resumeInputIfIdle() }
+        keepSignInCodesOutOfHistory()
         viewModel.liveRowLength = printer.options.columns
         bind()
         terminal.run(prompt: "flickr> ", handlers: TerminalHandlers(
@@ -76,6 +77,19 @@ public final class FlickrTerminalView {
         // saved session or recent photos.
         if !hasHandledLine, !viewModel.restoreSession() {
             viewModel.showRecent()
+        }
+    }
+
+    /// A sign-in code must not come back with Up-arrow or stay in the
+    /// history file: while `/login` is under way only commands are kept.
+    private func keepSignInCodesOutOfHistory() {
+        guard let readline = terminal as? ReadlineTerminal else { return }
+        let earlier = readline.historyFilter
+        readline.historyFilter = { [weak viewModel] line in
+            let signingIn = viewModel.map { $0.signIn.value != .idle } ?? false
+            let command = line.trimmingCharacters(in: .whitespaces).hasPrefix("/")
+            guard !signingIn || command else { return false }
+            return earlier?(line) ?? true
         }
     }
 
