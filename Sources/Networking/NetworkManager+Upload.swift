@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -42,9 +43,13 @@ extension NetworkManager {
 
     /// POSTs `body` with `contentType` and returns the whole answer.
     ///
-    /// The same transport and errors as `get`. The whole-request deadline
-    /// grows with the body, a floor of 256 KB/s past `requestTimeout`, so a
-    /// large photo on a slow line is not cut off for being large. A file that
+    /// The same transport and errors as `get`, with two clocks of its own:
+    /// a piece the connection has not taken within `idleTimeout` ends the send
+    /// as `.stalled`, and once the last byte is out the answer may take up to
+    /// `answerTimeout` (the server processes the photo first). The
+    /// whole-request deadline grows with the body, a floor of 256 KB/s past
+    /// `requestTimeout` and the answer's wait, so a large photo on a slow
+    /// line is not cut off for being large. A file that
     /// cannot be read (or ends before its stated length) fails the request
     /// with `.other`. Messages name the host only; the body is never logged.
     public func post(
@@ -65,10 +70,11 @@ extension NetworkManager {
         var fields = HTTPHeaders([("User-Agent", configuration.userAgent), ("Content-Type", contentType)])
         for (name, value) in headers { fields.add(name: name, value: value) }
         let total = body.length
+        let stall = configuration.idleTimeout
         let stream = HTTPClient.Body.stream(contentLength: Int64(total)) { writer in
             let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
             promise.completeWithTask {
-                try await Self.send(body, to: writer, host: hostLabel, total: total, progress: progress)
+                try await Self.send(body, to: writer, host: hostLabel, total: total, stall: stall, progress: progress)
             }
             return promise.futureResult
         }
@@ -78,9 +84,9 @@ extension NetworkManager {
             let request = try HTTPClient.Request(url: url.absoluteString, method: .POST, headers: fields, body: stream)
             let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: nil)
             let allowance = Duration.seconds(total / (256 << 10))
-            let timeout = (configuration.requestTimeout + allowance).components
+            let timeout = (configuration.requestTimeout + allowance + configuration.answerTimeout).components
             let deadline = NIODeadline.now() + .seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
-            let task = client.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
+            let task = uploadClient.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
@@ -94,14 +100,18 @@ extension NetworkManager {
     /// Writes every piece in order, one chunk at a time: the next chunk is
     /// read only once the connection took the last, so memory stays at a chunk.
     private static func send(
-        _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, progress: SendProgress?
+        _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, stall: Duration,
+        progress: SendProgress?
     ) async throws {
+        func write(_ buffer: ByteBuffer) async throws {
+            try await taken(writer.write(.byteBuffer(buffer)), within: stall, host: host)
+        }
         var sent = 0
         progress?(0, total)
         for piece in body.pieces {
             switch piece {
             case .bytes(let bytes):
-                try await writer.write(.byteBuffer(ByteBuffer(bytes: bytes))).get()
+                try await write(ByteBuffer(bytes: bytes))
                 sent += bytes.count
                 progress?(sent, total)
             case .file(let path, let length):
@@ -116,11 +126,36 @@ extension NetworkManager {
                     guard let chunk, !chunk.isEmpty else {
                         throw NetworkError.other("the file being sent ended early (was it changed meanwhile?)", host: host)
                     }
-                    try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                    try await write(ByteBuffer(bytes: chunk))
                     left -= chunk.count
                     sent += chunk.count
                     progress?(sent, total)
                 }
+            }
+        }
+    }
+
+    /// Waits for the connection to take a piece, at most `limit`: a server
+    /// that stops reading leaves the piece's future pending for good (the
+    /// client waits for the socket to drain), and the whole-request deadline
+    /// is far off for a large photo. Throwing here fails the request, which
+    /// closes the connection and so settles the pending future.
+    private static func taken(_ future: EventLoopFuture<Void>, within limit: Duration, host: String) async throws {
+        let settled = NIOLockedValueBox(false)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            @Sendable func finish(_ result: Result<Void, any Error>) {
+                let first = settled.withLockedValue { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(with: result) }
+            }
+            let timer = future.eventLoop.scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
+                finish(.failure(NetworkError.stalled(host: host)))
+            }
+            future.whenComplete { result in
+                timer.cancel()
+                finish(result)
             }
         }
     }

@@ -24,7 +24,8 @@ import Testing
         let oauth = FlickrOAuth(consumerKey: key, consumerSecret: secret, restEndpoint: server.restURL, network: network,
                                 retryPolicy: quick)
         let pending = try await oauth.requestToken()
-        let page = try await http(.GET, oauth.authorizeURL(for: pending)).text
+        // Through `network`, whose time-outs also end an authorize page the sandbox stalls.
+        let page = String(decoding: try await network.get(oauth.authorizeURL(for: pending)).body, as: UTF8.self)
         guard let start = page.range(of: "<span id=\"verifier\">") else { throw TestFailure("no verifier on the authorize page: \(page)") }
         let account = try await oauth.exchange(pending, verifier: String(page[start.upperBound...].prefix { $0 != "<" }))
         let signer = OAuthSigner(consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
@@ -152,6 +153,88 @@ import Testing
             // The sandbox injects its status fault after keeping the upload (an answer lost on the way back), so
             // the first try's photo is kept too; a real 503 means nothing was kept.
             #expect(mine.filter { $0["title"] as? String == "retried" }.compactMap { $0["id"] as? String }.first == id)
+        }
+    }
+
+    /// The ids of the signed-in person's photos titled `title`, listed
+    /// through `network` (whose time-outs end a stalled answer) and tried
+    /// again past the listing's own fault.
+    private func copies(titled title: String, _ client: Client, _ network: NetworkManager) async throws -> [String] {
+        let url = client.user.server.restURL
+        let form = [("method", "flickr.people.getPhotos"), ("format", "json"), ("nojsoncallback", "1"), ("user_id", "me")]
+        var mine: [[String: Any]]?
+        for _ in 0..<3 where mine == nil {
+            let header = client.user.signer.authorizationHeader(method: "POST", url: url, form: form)
+            if let answer = try? await network.post(url, form: form, headers: [header]) {
+                mine = listed(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] ?? [:])
+            }
+        }
+        let listing = try #require(mine, "the photostream could be listed")
+        return listing.filter { $0["title"] as? String == title }.compactMap { $0["id"] as? String }
+    }
+
+    /// A client whose silence limit is short, for the upload alone; the
+    /// sign-in and checks go through the patient test client.
+    @discardableResult
+    private func withImpatientUploads<T>(
+        _ server: SandboxServer, _ client: Client, _ body: (FlickrOAuth) async throws -> T
+    ) async throws -> T {
+        var configuration = NetworkManager.Configuration.testing
+        configuration.idleTimeout = .milliseconds(300)
+        let network = NetworkManager(configuration: configuration)
+        let oauth = FlickrOAuth(consumerKey: SignedInUser.consumerKey, consumerSecret: SignedInUser.consumerSecret,
+                                restEndpoint: server.restURL, network: network,
+                                retryPolicy: RetryPolicy(maxAttempts: 2, sleep: { _ in }))
+        do {
+            let result = try await body(oauth)
+            await network.shutdown()
+            return result
+        } catch {
+            await network.shutdown()
+            throw error
+        }
+    }
+
+    /// A server that takes a while after the last byte (Flickr processing a
+    /// large photo) is waited for past the silence that stalls other calls.
+    @Test func theAnswerIsAwaitedWhileTheServerWorksOnThePhoto() async throws {
+        try await withSandbox({ $0.latency = .milliseconds(1_500) }) { server, network in
+            let client = try await signIn(server, network)
+            let folder = try TemporaryDirectory(prefix: "upload-slow-answer")
+            let file = folder.url.appendingPathComponent("slow.jpg")
+            let bytes = TinyJPEG.make(size: 40_000, fill: 5)
+            try bytes.write(to: file)
+            let form = FlickrUploadForm(fields: [("title", "slow answer")] + FlickrUploadPrivacy.private.fields, filePath: file.path,
+                                        fileLength: bytes.count, fileName: "slow.jpg")
+            let id = try await withImpatientUploads(server, client) { oauth in
+                try await oauth.upload(form, account: client.account)
+            }
+            #expect(try await copies(titled: "slow answer", client, network) == [id])
+        }
+    }
+
+    /// A server that stops reading the photo fails the send after the
+    /// silence limit, long before the deadline of a large body; the photo
+    /// never arrived whole, so nothing is kept.
+    @Test func aSendTheServerStopsReadingFailsAsAStall() async throws {
+        try await withSandbox({ $0.latency = .seconds(3) }) { server, network in
+            let client = try await signIn(server, network)
+            let folder = try TemporaryDirectory(prefix: "upload-stalled-send")
+            let file = folder.url.appendingPathComponent("large.jpg")
+            // Far more than the socket buffers on both sides hold, so the send must wait for the server.
+            let bytes = TinyJPEG.make(size: 24 << 20, fill: 6)
+            try bytes.write(to: file)
+            let form = FlickrUploadForm(fields: [("title", "never whole")] + FlickrUploadPrivacy.private.fields, filePath: file.path,
+                                        fileLength: bytes.count, fileName: "large.jpg")
+            try await withImpatientUploads(server, client) { oauth in
+                await #expect {
+                    _ = try await oauth.upload(form, account: client.account)
+                } throws: { error in
+                    guard case .flickr(.network(.stalled))? = error as? FlickrAccountError else { return false }
+                    return true
+                }
+            }
+            #expect(try await copies(titled: "never whole", client, network).isEmpty)
         }
     }
 
