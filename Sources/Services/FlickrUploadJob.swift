@@ -101,11 +101,13 @@ public struct FlickrUploadJob: Sendable {
             return FlickrUploadOutcome(file: path, result: .alreadyUploaded(id: known, url: url(known, account)))
         }
         let form = FlickrUploadForm(fields: settings.fields(for: path), filePath: path, fileLength: length,
-                                    fileName: (path as NSString).lastPathComponent)
+                                    fileName: (path as NSString).lastPathComponent,
+                                    originalFormat: FlickrUploadFiles.originalFormat(of: path))
         printer.started(path, length: form.body.length)
+        let recorded = try record.photoIDs()
         let id: String
         do {
-            id = try await session.oauth.upload(form, account: account) { sent, total in
+            id = try await session.oauth.upload(form, account: account, known: recorded) { sent, total in
                 printer.progress(path, sent: sent, total: total)
             }
         } catch .tokenRejected(let detail) {

@@ -21,7 +21,9 @@ struct UploadCommand: AsyncParsableCommand {
 
             Nothing is sent twice: $XDG_STATE_HOME/flickr/uploads.json keeps the SHA-256 of every file sent and \
             the photo it became, per account and server, so a second run over a folder sends only what is new \
-            and says how many were already uploaded.
+            and says how many were already uploaded. When an upload's answer is lost after the photo went out \
+            (a 503, a cut or silent connection), your newest photos are searched for it (same title and privacy, \
+            uploaded since) before it is sent again.
 
             Prints one line per file (at a terminal, a progress line on standard error while it goes out) and a \
             summary; with --json, one JSON object per file: {"file","id","url"}, {"file","skipped"} (with "id" \

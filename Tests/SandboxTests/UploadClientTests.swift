@@ -129,31 +129,12 @@ import Testing
         }
     }
 
-    @Test func aServerErrorIsTriedAgainAndTheUploadArrives() async throws {
-        try await withSandbox({ configuration in
-            configuration.faults.kind = .status
-            configuration.faults.status = 503
-            configuration.faults.rate = 1
-            configuration.faults.times = 1
-            configuration.faults.scope = .rest
-        }) { server, network in
-            // Every other call meets its own one fault too: sign-in is simply tried until each step has had its fault.
-            var signedIn: Client?
-            for _ in 0..<4 where signedIn == nil { signedIn = try? await signIn(server, network) }
-            let client = try #require(signedIn)
-            let before = server.stats().faultsInjected
-            let folder = try TemporaryDirectory(prefix: "upload-retry")
-            let form = try await photoFile(server, in: folder, name: "retried.jpg", title: "retried", privacy: .private)
-            let id = try await client.oauth.upload(form, account: client.account)
-            #expect(server.stats().faultsInjected == before + 1, "the first try met the fault")
-            var mine: [[String: Any]] = []
-            for _ in 0..<2 where mine.isEmpty {
-                mine = listed((try? await client.user.call("flickr.people.getPhotos", [("user_id", "me")])) ?? [:])
-            }
-            // The sandbox injects its status fault after keeping the upload (an answer lost on the way back), so
-            // the first try's photo is kept too; a real 503 means nothing was kept.
-            #expect(mine.filter { $0["title"] as? String == "retried" }.compactMap { $0["id"] as? String }.first == id)
-        }
+    /// Signed in while every call meets its one fault: sign-in does not try
+    /// a step again, so it is simply begun again until each step had its fault.
+    private func signInThroughFaults(_ server: SandboxServer, _ network: NetworkManager) async throws -> Client {
+        var signedIn: Client?
+        for _ in 0..<4 where signedIn == nil { signedIn = try? await signIn(server, network) }
+        return try #require(signedIn)
     }
 
     /// The ids of the signed-in person's photos titled `title`, listed
@@ -171,6 +152,42 @@ import Testing
         }
         let listing = try #require(mine, "the photostream could be listed")
         return listing.filter { $0["title"] as? String == title }.compactMap { $0["id"] as? String }
+    }
+
+    /// The sandbox injects its fault after it kept the upload (the answer,
+    /// not the photo, is lost): the retry finds the photo instead of sending
+    /// a second copy, and returns its id.
+    private func oneCopyAfterALost(_ kind: FaultConfiguration.Kind, network: NetworkManager.Configuration = .testing) async throws {
+        try await withSandboxSession(network: network, configure: { configuration in
+            configuration.faults.kind = kind
+            configuration.faults.status = 503
+            configuration.faults.rate = 1
+            configuration.faults.times = 1
+            configuration.faults.scope = .rest
+        }) { server, network in
+            let client = try await signInThroughFaults(server, network)
+            let before = server.stats().faultsInjected
+            let folder = try TemporaryDirectory(prefix: "upload-lost")
+            let form = try await photoFile(server, in: folder, name: "retried.jpg", title: "kept once", privacy: .friends)
+            let id = try await client.oauth.upload(form, account: client.account)
+            #expect(server.stats().faultsInjected > before, "the upload met the fault")
+            #expect(try await copies(titled: "kept once", client, network) == [id], "\(kind): one copy, the one returned")
+        }
+    }
+
+    @Test func aServerErrorAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        try await oneCopyAfterALost(.status)
+    }
+
+    @Test func anAnswerCutOffAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        try await oneCopyAfterALost(.reset)
+    }
+
+    @Test func aStalledAnswerAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        var network = NetworkManager.Configuration.testing
+        network.idleTimeout = .milliseconds(500)
+        network.answerTimeout = .seconds(1)
+        try await oneCopyAfterALost(.stall, network: network)
     }
 
     /// A client whose silence limit is short, for the upload alone; the
