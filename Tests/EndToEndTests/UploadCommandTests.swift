@@ -184,6 +184,42 @@ extension EndToEnd {
             }
         }
 
+        /// A second run with --album and --license over photos sent before
+        /// puts them in the album and gives them the licence, and says so; a
+        /// third finds nothing left to do.
+        @Test func aRerunWithAnAlbumAndLicenceMakesItSo() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-make-it-so")
+                try TinyJPEG.make(size: 3_000, fill: 8).write(to: folder.url.appendingPathComponent("pier.jpg"))
+                try TinyJPEG.make(size: 3_000, fill: 9).write(to: folder.url.appendingPathComponent("tide.jpg"))
+                let first = try await signedIn.run([folder.path, "--json"])
+                #expect(first.status == .exited(0), "\(first.transcript)")
+                let ids = try jsonLines(first.outputText).compactMap { $0["id"] as? String }
+                #expect(ids.count == 2)
+
+                let second = try await signedIn.run([folder.path, "--album", "Harbour walks", "--license", "by-sa"])
+                #expect(second.status == .exited(0), "\(second.transcript)")
+                #expect(second.outputText.contains("Uploaded 0; 2 already uploaded; added 2 to the album “Harbour walks”; set the licence of 2."),
+                        "\(second.transcript)")
+                #expect(second.outputText.contains("pier.jpg: already uploaded as \(ids[0])"), "\(second.transcript)")
+                let nsid = signedIn.sandbox.catalog.wellKnownOwner.nsid
+                let sets = try await signedIn.signedCall("flickr.photosets.getList", [("user_id", nsid)])
+                let album = try #require(((sets["photosets"] as? [String: Any])?["photoset"] as? [[String: Any]])?.first)
+                #expect((album["title"] as? [String: Any])?["_content"] as? String == "Harbour walks")
+                let inside = try await signedIn.signedCall("flickr.photosets.getPhotos", [("photoset_id", album["id"] as? String ?? "")])
+                #expect(((inside["photoset"] as? [String: Any])?["photo"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ids)
+                for id in ids {
+                    let info = try await signedIn.signedCall("flickr.photos.getInfo", [("photo_id", id)])
+                    #expect((info["photo"] as? [String: Any])?["license"] as? String == "12")
+                }
+
+                let third = try await signedIn.run([folder.path, "--album", "Harbour walks", "--license", "by-sa", "--json"])
+                #expect(third.status == .exited(0), "\(third.transcript)")
+                #expect(third.errorText.contains("Uploaded 0; 2 already uploaded."), "\(third.transcript)")
+                #expect(try jsonLines(third.outputText).allSatisfy { $0["album"] == nil && $0["license"] == nil }, "\(third.transcript)")
+            }
+        }
+
         @Test func aFileThatFailsIsReportedWhileTheOthersGoOn() async throws {
             try await withApp { signedIn in
                 let folder = try TemporaryDirectory(prefix: "upload-failing")

@@ -94,6 +94,12 @@ extension FlickrOAuth {
                                  account: account)
     }
 
+    /// The licence id a photo of the person has now (`flickr.photos.getInfo`, signed); nil when the answer has none.
+    public func licenseID(ofPhoto photoID: String, account: FlickrAccount) async throws(FlickrAccountError) -> Int? {
+        let root = try await signedCall(method: "flickr.photos.getInfo", parameters: [("photo_id", photoID)], account: account)
+        return FlickrResponseDecoder.first(root["photo"])?["license"]?.lenientInteger
+    }
+
     // MARK: - Albums
 
     /// One of the person's albums: its id and title.
@@ -130,12 +136,15 @@ extension FlickrOAuth {
         return UploadAlbum(id: id, title: title)
     }
 
-    /// `flickr.photosets.addPhoto`; a photo already in the album (code 3) is where it was asked to be.
-    public func addPhoto(_ photoID: String, to album: UploadAlbum, account: FlickrAccount) async throws(FlickrAccountError) {
+    /// `flickr.photosets.addPhoto`; a photo already in the album (code 3) is
+    /// where it was asked to be. Whether it was added (false: it was in it).
+    @discardableResult
+    public func addPhoto(_ photoID: String, to album: UploadAlbum, account: FlickrAccount) async throws(FlickrAccountError) -> Bool {
         do {
             _ = try await signedPost("flickr.photosets.addPhoto", [("photoset_id", album.id), ("photo_id", photoID)], account: account)
+            return true
         } catch .flickr(.api(code: 3, _)) {
-            return
+            return false
         }
     }
 
