@@ -35,7 +35,8 @@ extension NetworkManager {
         }
     }
 
-    /// Called as the body goes out: bytes handed to the connection so far, and the total.
+    /// Called as the body goes out: bytes handed to the connection so far
+    /// (told just before each piece is handed over), and the total.
     public typealias SendProgress = @Sendable (_ sent: Int, _ total: Int) -> Void
 
     /// How much of a file is read and written at once.
@@ -103,17 +104,20 @@ extension NetworkManager {
         _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, stall: Duration,
         progress: SendProgress?
     ) async throws {
+        var sent = 0
+        // Told before the bytes are handed over, never after: the server may
+        // answer (or the answer fail) as soon as the last byte is out, and a
+        // caller that hears of that must already know every byte went out.
         func write(_ buffer: ByteBuffer) async throws {
+            sent += buffer.readableBytes
+            progress?(sent, total)
             try await taken(writer.write(.byteBuffer(buffer)), within: stall, host: host)
         }
-        var sent = 0
         progress?(0, total)
         for piece in body.pieces {
             switch piece {
             case .bytes(let bytes):
                 try await write(ByteBuffer(bytes: bytes))
-                sent += bytes.count
-                progress?(sent, total)
             case .file(let path, let length):
                 guard let file = FileHandle(forReadingAtPath: path) else {
                     throw NetworkError.other("the file being sent could not be opened", host: host)
@@ -128,8 +132,6 @@ extension NetworkManager {
                     }
                     try await write(ByteBuffer(bytes: chunk))
                     left -= chunk.count
-                    sent += chunk.count
-                    progress?(sent, total)
                 }
             }
         }
