@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -34,7 +35,8 @@ extension NetworkManager {
         }
     }
 
-    /// Called as the body goes out: bytes handed to the connection so far, and the total.
+    /// Called as the body goes out: bytes handed to the connection so far
+    /// (told just before each piece is handed over), and the total.
     public typealias SendProgress = @Sendable (_ sent: Int, _ total: Int) -> Void
 
     /// How much of a file is read and written at once.
@@ -42,9 +44,13 @@ extension NetworkManager {
 
     /// POSTs `body` with `contentType` and returns the whole answer.
     ///
-    /// The same transport and errors as `get`. The whole-request deadline
-    /// grows with the body, a floor of 256 KB/s past `requestTimeout`, so a
-    /// large photo on a slow line is not cut off for being large. A file that
+    /// The same transport and errors as `get`, with two clocks of its own:
+    /// a piece the connection has not taken within `idleTimeout` ends the send
+    /// as `.stalled`, and once the last byte is out the answer may take up to
+    /// `answerTimeout` (the server processes the photo first). The
+    /// whole-request deadline grows with the body, a floor of 256 KB/s past
+    /// `requestTimeout` and the answer's wait, so a large photo on a slow
+    /// line is not cut off for being large. A file that
     /// cannot be read (or ends before its stated length) fails the request
     /// with `.other`. Messages name the host only; the body is never logged.
     public func post(
@@ -65,10 +71,11 @@ extension NetworkManager {
         var fields = HTTPHeaders([("User-Agent", configuration.userAgent), ("Content-Type", contentType)])
         for (name, value) in headers { fields.add(name: name, value: value) }
         let total = body.length
+        let stall = configuration.idleTimeout
         let stream = HTTPClient.Body.stream(contentLength: Int64(total)) { writer in
             let promise = MultiThreadedEventLoopGroup.singleton.any().makePromise(of: Void.self)
             promise.completeWithTask {
-                try await Self.send(body, to: writer, host: hostLabel, total: total, progress: progress)
+                try await Self.send(body, to: writer, host: hostLabel, total: total, stall: stall, progress: progress)
             }
             return promise.futureResult
         }
@@ -78,9 +85,9 @@ extension NetworkManager {
             let request = try HTTPClient.Request(url: url.absoluteString, method: .POST, headers: fields, body: stream)
             let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: nil)
             let allowance = Duration.seconds(total / (256 << 10))
-            let timeout = (configuration.requestTimeout + allowance).components
+            let timeout = (configuration.requestTimeout + allowance + configuration.answerTimeout).components
             let deadline = NIODeadline.now() + .seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
-            let task = client.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
+            let task = uploadClient.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
             return try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
@@ -94,16 +101,23 @@ extension NetworkManager {
     /// Writes every piece in order, one chunk at a time: the next chunk is
     /// read only once the connection took the last, so memory stays at a chunk.
     private static func send(
-        _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, progress: SendProgress?
+        _ body: StreamedBody, to writer: HTTPClient.Body.StreamWriter, host: String, total: Int, stall: Duration,
+        progress: SendProgress?
     ) async throws {
         var sent = 0
+        // Told before the bytes are handed over, never after: the server may
+        // answer (or the answer fail) as soon as the last byte is out, and a
+        // caller that hears of that must already know every byte went out.
+        func write(_ buffer: ByteBuffer) async throws {
+            sent += buffer.readableBytes
+            progress?(sent, total)
+            try await taken(writer.write(.byteBuffer(buffer)), within: stall, host: host)
+        }
         progress?(0, total)
         for piece in body.pieces {
             switch piece {
             case .bytes(let bytes):
-                try await writer.write(.byteBuffer(ByteBuffer(bytes: bytes))).get()
-                sent += bytes.count
-                progress?(sent, total)
+                try await write(ByteBuffer(bytes: bytes))
             case .file(let path, let length):
                 guard let file = FileHandle(forReadingAtPath: path) else {
                     throw NetworkError.other("the file being sent could not be opened", host: host)
@@ -116,11 +130,34 @@ extension NetworkManager {
                     guard let chunk, !chunk.isEmpty else {
                         throw NetworkError.other("the file being sent ended early (was it changed meanwhile?)", host: host)
                     }
-                    try await writer.write(.byteBuffer(ByteBuffer(bytes: chunk))).get()
+                    try await write(ByteBuffer(bytes: chunk))
                     left -= chunk.count
-                    sent += chunk.count
-                    progress?(sent, total)
                 }
+            }
+        }
+    }
+
+    /// Waits for the connection to take a piece, at most `limit`: a server
+    /// that stops reading leaves the piece's future pending for good (the
+    /// client waits for the socket to drain), and the whole-request deadline
+    /// is far off for a large photo. Throwing here fails the request, which
+    /// closes the connection and so settles the pending future.
+    private static func taken(_ future: EventLoopFuture<Void>, within limit: Duration, host: String) async throws {
+        let settled = NIOLockedValueBox(false)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            @Sendable func finish(_ result: Result<Void, any Error>) {
+                let first = settled.withLockedValue { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(with: result) }
+            }
+            let timer = future.eventLoop.scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
+                finish(.failure(NetworkError.stalled(host: host)))
+            }
+            future.whenComplete { result in
+                timer.cancel()
+                finish(result)
             }
         }
     }

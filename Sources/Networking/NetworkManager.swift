@@ -17,10 +17,16 @@ public final class NetworkManager: Sendable {
         /// Time to establish a connection (TCP and TLS).
         public var connectTimeout: Duration = .seconds(10)
         /// Longest silence once the request is sent: waiting for the response
-        /// head, or between two pieces of the body. Ends in `.stalled`.
+        /// head, or between two pieces of the body. Ends in `.stalled`. Also
+        /// the longest a piece of a streamed body waits for the connection to
+        /// take it: a server that stopped reading fails the send as fast.
         public var idleTimeout: Duration = .seconds(5)
         /// Whole-request deadline.
         public var requestTimeout: Duration = .seconds(60)
+        /// Longest wait for the answer once a streamed body (an upload) has
+        /// gone out: the server may process a large photo for tens of seconds
+        /// before it says a word. Sending itself still stalls after `idleTimeout`.
+        public var answerTimeout: Duration = .seconds(120)
         /// Connections kept per host; image downloads use up to this many at once.
         public var connectionsPerHost: Int = 8
         /// `flickr/VERSION (+URL)`: every request names the app and its project.
@@ -50,14 +56,29 @@ public final class NetworkManager: Sendable {
     public typealias Progress = @Sendable (_ received: Int, _ expected: Int?) -> Void
 
     let client: HTTPClient
+    /// For streamed bodies only: the same, but its idle read timer (which
+    /// starts after the last byte is sent) is `answerTimeout`.
+    let uploadClient: HTTPClient
     let configuration: Configuration
     let logger: Logger
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "flickr.network")) {
+        self.client = Self.makeClient(configuration, idleRead: configuration.idleTimeout)
+        self.uploadClient = Self.makeClient(configuration, idleRead: configuration.answerTimeout)
+        self.configuration = configuration
+        // The transport's debug and trace lines quote request URLs and
+        // bodies, which carry API keys: it never logs below `info`.
+        var transportLogger = logger
+        transportLogger.logLevel = max(logger.logLevel, .info)
+        self.logger = transportLogger
+    }
+
+    /// A client whose read timeout is `idleRead` (AsyncHTTPClient has one per client, not per request).
+    private static func makeClient(_ configuration: Configuration, idleRead: Duration) -> HTTPClient {
         var config = HTTPClient.Configuration()
         config.timeout = .init(
             connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
-            read: .nanoseconds(Int64(configuration.idleTimeout.nanoseconds)))
+            read: .nanoseconds(Int64(idleRead.nanoseconds)))
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
         // Fail fast on "connection refused" instead of retrying until the deadline.
         config.connectionPool.retryConnectionEstablishment = false
@@ -66,13 +87,7 @@ public final class NetworkManager: Sendable {
         // repetitive JSON (a long title, many alike photos) compresses far
         // past 20:1 and is still an honest answer; 64 MB still stops a bomb.
         config.decompression = .enabled(limit: .size(64 << 20))
-        self.client = HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
-        self.configuration = configuration
-        // The transport's debug and trace lines quote request URLs and
-        // bodies, which carry API keys: it never logs below `info`.
-        var transportLogger = logger
-        transportLogger.logLevel = max(logger.logLevel, .info)
-        self.logger = transportLogger
+        return HTTPClient(eventLoopGroupProvider: .shared(MultiThreadedEventLoopGroup.singleton), configuration: config)
     }
 
     /// Connections kept per host: requests beyond that wait inside the client.
@@ -124,6 +139,7 @@ public final class NetworkManager: Sendable {
     /// Closes pooled connections. Call once, before the process exits.
     public func shutdown() async {
         try? await client.shutdown()
+        try? await uploadClient.shutdown()
     }
 
     /// Maps transport errors to `NetworkError`, so no NIO type leaks out.
@@ -211,7 +227,7 @@ private func handshakeReason(_ detail: String) -> String {
 }
 
 extension Duration {
-    fileprivate var nanoseconds: Int64 {
+    var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

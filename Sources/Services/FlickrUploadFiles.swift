@@ -83,6 +83,19 @@ public enum FlickrUploadFiles {
         return ImageFileFormat.sniff(head) != nil
     }
 
+    /// The file's format as Flickr names an original's (`jpg`, `png`,
+    /// `gif`); nil for WebP (Flickr's word for it is not known) and the rest.
+    public static func originalFormat(of path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        switch (try? handle.read(upToCount: 16)).flatMap({ ImageFileFormat.sniff($0) }) {
+        case .jpeg?: return "jpg"
+        case .png?: return "png"
+        case .gif?: return "gif"
+        case .webp?, nil: return nil
+        }
+    }
+
     /// SHA-256 of the file's bytes, read a piece at a time (never the whole file at once).
     public static func digest(of path: String) throws(FlickrUploadFileError) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(Platform.errorText(errno)) }

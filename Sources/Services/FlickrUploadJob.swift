@@ -87,7 +87,8 @@ public struct FlickrUploadJob: Sendable {
         return tally
     }
 
-    /// One file: skipped when the record knows its bytes, else sent, remembered, licensed and filed.
+    /// One file: when the record knows its bytes, only the licence and album
+    /// asked for are made so; else sent, remembered, licensed and filed.
     private func send(
         _ path: String, length: Int, account: FlickrAccount, record: FlickrUploadRecord, album: inout FlickrOAuth.UploadAlbum?
     ) async throws -> FlickrUploadOutcome {
@@ -98,14 +99,18 @@ public struct FlickrUploadJob: Sendable {
             return FlickrUploadOutcome(file: path, result: .failed(error.description))
         }
         if let known = try record.photoID(for: digest) {
-            return FlickrUploadOutcome(file: path, result: .alreadyUploaded(id: known, url: url(known, account)))
+            var outcome = FlickrUploadOutcome(file: path, result: .alreadyUploaded(id: known, url: url(known, account)))
+            try await settle(known, alreadyUploaded: true, account: account, album: &album, into: &outcome)
+            return outcome
         }
         let form = FlickrUploadForm(fields: settings.fields(for: path), filePath: path, fileLength: length,
-                                    fileName: (path as NSString).lastPathComponent)
+                                    fileName: (path as NSString).lastPathComponent,
+                                    originalFormat: FlickrUploadFiles.originalFormat(of: path))
         printer.started(path, length: form.body.length)
+        let recorded = try record.photoIDs()
         let id: String
         do {
-            id = try await session.oauth.upload(form, account: account) { sent, total in
+            id = try await session.oauth.upload(form, account: account, known: recorded) { sent, total in
                 printer.progress(path, sent: sent, total: total)
             }
         } catch .tokenRejected(let detail) {
@@ -115,27 +120,51 @@ public struct FlickrUploadJob: Sendable {
         }
         // Remembered before anything else can fail, so a second run never sends it again.
         try record.remember(digest, photoID: id)
+        var outcome = FlickrUploadOutcome(file: path, result: .uploaded(id: id, url: url(id, account)))
+        try await settle(id, alreadyUploaded: false, account: account, album: &album, into: &outcome)
+        return outcome
+    }
+
+    /// Gives photo `id` the licence and album asked for. A photo sent before
+    /// gets only what it lacks (its licence is read first), and `outcome`
+    /// says what changed; what fails becomes its problem. A refused sign-in
+    /// ends the run, as everywhere.
+    private func settle(
+        _ id: String, alreadyUploaded: Bool, account: FlickrAccount, album: inout FlickrOAuth.UploadAlbum?,
+        into outcome: inout FlickrUploadOutcome
+    ) async throws {
         var problems: [String] = []
         if let license = settings.license {
-            do {
-                try await session.oauth.setLicense(license, photoID: id, account: account)
+            do throws(FlickrAccountError) {
+                var current: Int?
+                if alreadyUploaded { current = try await session.oauth.licenseID(ofPhoto: id, account: account) }
+                if current != license.id {
+                    try await session.oauth.setLicense(license, photoID: id, account: account)
+                    if alreadyUploaded { outcome.licenseSet = license.id }
+                }
+            } catch .tokenRejected(let detail) {
+                throw FlickrAccountError.tokenRejected(detail)
             } catch {
                 problems.append("its licence was not set: \(error.description)")
             }
         }
         if let title = settings.album {
-            do {
+            do throws(FlickrAccountError) {
+                let added: Bool
                 if let existing = album {
-                    try await session.oauth.addPhoto(id, to: existing, account: account)
+                    added = try await session.oauth.addPhoto(id, to: existing, account: account)
                 } else {
                     album = try await session.oauth.createAlbum(title: title, primaryPhotoID: id, account: account)
+                    added = true
                 }
+                if added, alreadyUploaded { outcome.addedToAlbum = album?.title ?? title }
+            } catch .tokenRejected(let detail) {
+                throw FlickrAccountError.tokenRejected(detail)
             } catch {
                 problems.append("it was not put in the album: \(error.description)")
             }
         }
-        return FlickrUploadOutcome(file: path, result: .uploaded(id: id, url: url(id, account)),
-                                   problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+        outcome.problem = problems.isEmpty ? nil : problems.joined(separator: "; ")
     }
 
     private func url(_ id: String, _ account: FlickrAccount) -> String {

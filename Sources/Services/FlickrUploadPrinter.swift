@@ -17,6 +17,10 @@ public struct FlickrUploadOutcome: Sendable, Equatable {
     public var result: Result
     /// What went wrong after an upload succeeded (the licence or album).
     public var problem: String?
+    /// A photo uploaded before that this run put in the album (its title).
+    public var addedToAlbum: String?
+    /// A photo uploaded before whose licence this run changed: Flickr's id of the new one.
+    public var licenseSet: Int?
 
     /// Whether the run's exit status must say something failed.
     public var failed: Bool {
@@ -31,8 +35,18 @@ public struct FlickrUploadTally: Sendable, Equatable {
     public var alreadyUploaded = 0
     public var skipped = 0
     public var failed = 0
+    /// Photos uploaded before that this run put in the album, and its title.
+    public var addedToAlbum = 0
+    public var album: String?
+    /// Photos uploaded before whose licence this run changed.
+    public var licenseSet = 0
 
     mutating func add(_ outcome: FlickrUploadOutcome) {
+        if let title = outcome.addedToAlbum {
+            addedToAlbum += 1
+            album = title
+        }
+        if outcome.licenseSet != nil { licenseSet += 1 }
         switch outcome.result {
         case .uploaded: uploaded += 1
         case .alreadyUploaded: alreadyUploaded += 1
@@ -42,10 +56,13 @@ public struct FlickrUploadTally: Sendable, Equatable {
         if outcome.failed { failed += 1 }
     }
 
-    /// "Uploaded 2; 3 already uploaded; skipped 1 (not images or folders inside); 1 failed."
+    /// "Uploaded 2; 3 already uploaded; added 3 to the album “Walks”; set the
+    /// licence of 1; skipped 1 (not images or folders inside); 1 failed."
     public var summary: String {
         var parts = ["Uploaded \(uploaded)"]
         if alreadyUploaded > 0 { parts.append("\(alreadyUploaded) already uploaded") }
+        if addedToAlbum > 0, let album { parts.append("added \(addedToAlbum) to the album “\(album)”") }
+        if licenseSet > 0 { parts.append("set the licence of \(licenseSet)") }
         if skipped > 0 { parts.append("skipped \(skipped) (not images, or folders inside folders)") }
         if failed > 0 { parts.append("\(failed) failed") }
         return parts.joined(separator: "; ") + "."
@@ -126,7 +143,8 @@ public final class FlickrUploadPrinter: Sendable {
     /// The run's last line (standard error under `--json`, so standard output stays JSON).
     func summary(_ tally: FlickrUploadTally) {
         clearProgress()
-        write(tally.summary + "\n", json)
+        // An album's title may come from the server.
+        write(sanitize(tally.summary) + "\n", json)
     }
 
     private func clearProgress() {
@@ -146,24 +164,30 @@ public final class FlickrUploadPrinter: Sendable {
         let problem = outcome.problem.map { " But: " + sanitize($0) } ?? ""
         switch outcome.result {
         case .uploaded(let id, let url): return "\(file): uploaded as \(id), \(url)" + problem
-        case .alreadyUploaded(let id, let url): return "\(file): already uploaded as \(id), \(url)"
+        case .alreadyUploaded(let id, let url):
+            let album = outcome.addedToAlbum.map { "; added to the album “\(sanitize($0))”" } ?? ""
+            return "\(file): already uploaded as \(id), \(url)" + album + (outcome.licenseSet != nil ? "; licence set" : "") + problem
         case .skipped(let reason): return "\(file): skipped, \(reason)"
         case .failed(let reason): return "\(file): failed. " + sanitize(reason)
         }
     }
 
     /// `{"file","id","url"}`, `{"file","skipped"}` (with `id` and `url` when
-    /// already uploaded), `{"file","error"}`; an upload whose licence or album
-    /// failed has both its id and the error.
+    /// already uploaded, and `album` and `license` when this run put it in the
+    /// album or changed its licence), `{"file","error"}`; an upload whose
+    /// licence or album failed has both its id and the error.
     static func jsonLine(_ outcome: FlickrUploadOutcome) -> String {
         struct Line: Encodable {
             var file: String
             var id: String?
             var url: String?
             var skipped: String?
+            var album: String?
+            var license: Int?
             var error: String?
         }
-        var line = Line(file: outcome.file, error: outcome.problem)
+        var line = Line(file: outcome.file, album: outcome.addedToAlbum, license: outcome.licenseSet,
+                        error: outcome.problem)
         switch outcome.result {
         case .uploaded(let id, let url): (line.id, line.url) = (id, url)
         case .alreadyUploaded(let id, let url): (line.id, line.url, line.skipped) = (id, url, "already uploaded")

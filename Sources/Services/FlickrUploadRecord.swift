@@ -33,6 +33,11 @@ public struct FlickrUploadRecord: Sendable {
         try read().accounts[account]?[digest]
     }
 
+    /// Every photo id this account's uploads became: none of them can be a new upload's photo.
+    public func photoIDs() throws(FlickrUploadRecordError) -> Set<String> {
+        Set(try read().accounts[account]?.values.map { $0 } ?? [])
+    }
+
     /// Reads the record once, so a damaged one stops the run before any upload.
     public func check() throws(FlickrUploadRecordError) {
         _ = try read()

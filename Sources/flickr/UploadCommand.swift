@@ -21,13 +21,17 @@ struct UploadCommand: AsyncParsableCommand {
 
             Nothing is sent twice: $XDG_STATE_HOME/flickr/uploads.json keeps the SHA-256 of every file sent and \
             the photo it became, per account and server, so a second run over a folder sends only what is new \
-            and says how many were already uploaded.
+            and says how many were already uploaded; with --album or --license it also puts those already \
+            uploaded in the album and gives them the licence where they lack it, and says so. When an upload's \
+            answer is lost after the photo went out (a 503, a cut or silent connection), your newest photos are \
+            searched for it (same title and privacy, uploaded since) before it is sent again.
 
             Prints one line per file (at a terminal, a progress line on standard error while it goes out) and a \
             summary; with --json, one JSON object per file: {"file","id","url"}, {"file","skipped"} (with "id" \
-            and "url" when already uploaded) or {"file","error"}. Failures are retried like every call; a file \
-            that still fails is reported, the others go on, and the exit status is 1. A setting that cannot be \
-            used exits with status 2 before anything is sent.
+            and "url" when already uploaded, and "album" and "license" when this run changed them) or \
+            {"file","error"}. Failures are retried like every call; a file that still fails is reported, the \
+            others go on, and the exit status is 1. A setting that cannot be used exits with status 2 before \
+            anything is sent.
             """)
 
     @Argument(help: ArgumentHelp("Photos, and folders of photos, to upload.", valueName: "file|folder"))

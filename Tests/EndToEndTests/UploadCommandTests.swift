@@ -33,17 +33,22 @@ extension EndToEnd {
                 return (fields["oauth_token"] ?? "", fields["oauth_token_secret"] ?? "")
             }
 
-            /// A REST call signed with the stored token, its JSON answer.
+            /// A REST call signed with the stored token, its JSON answer (tried
+            /// again past a sandbox fault, which meets each call once).
             func signedCall(_ method: String, _ parameters: [(String, String)] = []) async throws -> [String: Any] {
                 let (token, tokenSecret) = try storedToken()
                 let signer = OAuthSigner(consumerKey: Uploading.key, consumerSecret: Uploading.secret, token: token,
                                          tokenSecret: tokenSecret)
                 let form = [("method", method), ("format", "json"), ("nojsoncallback", "1")] + parameters
                 let network = NetworkManager()
-                let answer = try await network.post(
-                    sandbox.restURL, form: form, headers: [signer.authorizationHeader(method: "POST", url: sandbox.restURL, form: form)])
-                await network.shutdown()
-                return try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+                defer { Task { await network.shutdown() } }
+                var answer: NetworkManager.Response?
+                for _ in 0..<3 where answer == nil {
+                    answer = try? await network.post(
+                        sandbox.restURL, form: form, headers: [signer.authorizationHeader(method: "POST", url: sandbox.restURL, form: form)])
+                }
+                let body = try #require(answer, "the sandbox answered \(method)").body
+                return try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
             }
 
             func myPhotos() async throws -> [[String: Any]] {
@@ -52,9 +57,18 @@ extension EndToEnd {
             }
         }
 
-        private func withApp(signIn: Bool = true, _ body: (SignedIn) async throws -> Void) async throws {
+        /// `faults`: every call to the sandbox meets it once (sign-in is then begun again until it got through).
+        private func withApp(signIn: Bool = true, faults: FaultConfiguration.Kind? = nil,
+                             _ body: (SignedIn) async throws -> Void) async throws {
             var configuration = sandboxConfiguration(latency: .zero, requiredAPIKey: Self.key)
             configuration.flickrAPISecret = Self.secret
+            if let faults {
+                configuration.faults.kind = faults
+                configuration.faults.status = 503
+                configuration.faults.rate = 1
+                configuration.faults.times = 1
+                configuration.faults.scope = .rest
+            }
             try await SandboxHarness.with(configuration) { sandbox in
                 let app = try FlickrApp(sandbox: sandbox, apiKey: Self.key)
                 var environment = app.environment
@@ -62,15 +76,24 @@ extension EndToEnd {
                 environment["FLICKR_API_SECRET"] = Self.secret
                 let provider = ["--api-url", sandbox.restURL.absoluteString, "--api-key", Self.key]
                 if signIn {
-                    let started = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--no-wait"] + provider,
-                                                              environment: environment)
-                    let address = try #require(URL(string: started.outputText.trimmingCharacters(in: .whitespacesAndNewlines)))
-                    let page = try await sandbox.text(of: address)
-                    let start = try #require(page.range(of: "<span id=\"verifier\">"))
-                    let code = String(page[start.upperBound...].prefix { $0 != "<" })
-                    let finished = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--verifier", code] + provider,
-                                                               environment: environment)
-                    #expect(finished.status == .exited(0), "\(finished.transcript)")
+                    var transcripts: [String] = []
+                    var signedIn = false
+                    for _ in 0..<(faults == nil ? 1 : 5) where !signedIn {
+                        let started = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--no-wait"] + provider,
+                                                                  environment: environment)
+                        transcripts.append(started.transcript)
+                        guard started.status == .exited(0),
+                              let address = URL(string: started.outputText.trimmingCharacters(in: .whitespacesAndNewlines)),
+                              let page = try? await sandbox.text(of: address),
+                              let start = page.range(of: "<span id=\"verifier\">")
+                        else { continue }
+                        let code = String(page[start.upperBound...].prefix { $0 != "<" })
+                        let finished = try await ProcessRunner.run(try Binaries.flickr, arguments: ["login", "--verifier", code] + provider,
+                                                                   environment: environment)
+                        transcripts.append(finished.transcript)
+                        signedIn = finished.status == .exited(0)
+                    }
+                    #expect(signedIn, "\(transcripts.joined(separator: "\n"))")
                 }
                 try await body(SignedIn(app: app, sandbox: sandbox, environment: environment, provider: provider))
             }
@@ -137,6 +160,63 @@ extension EndToEnd {
                 for transcript in [first.transcript, again.transcript] {
                     #expect(!transcript.contains(token) && !transcript.contains(tokenSecret) && !transcript.contains(Self.secret))
                 }
+            }
+        }
+
+        /// The sandbox keeps the photo, then the answer is lost (a 503, or cut
+        /// off halfway): the retry finds the photo instead of sending it again,
+        /// and the record and the JSON line name that one copy.
+        @Test(arguments: [FaultConfiguration.Kind.status, .reset])
+        func aLostAnswerLeavesOneCopyAndTheRecordPointsAtIt(_ fault: FaultConfiguration.Kind) async throws {
+            try await withApp(faults: fault) { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-lost-answer")
+                try TinyJPEG.make(size: 5_000, fill: 7).write(to: folder.url.appendingPathComponent("breakwater.jpg"))
+                let before = signedIn.sandbox.server.stats().faultsInjected
+                let run = try await signedIn.run([folder.path, "--json"])
+                #expect(run.status == .exited(0), "\(run.transcript)")
+                #expect(signedIn.sandbox.server.stats().faultsInjected > before, "the upload met the fault")
+                let id = try #require(try jsonLines(run.outputText).first?["id"] as? String, "\(run.transcript)")
+                let copies = try await signedIn.myPhotos().filter { $0["title"] as? String == "breakwater" }
+                #expect(copies.compactMap { $0["id"] as? String } == [id], "\(fault): exactly one copy, the one reported")
+                let record = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: signedIn.recordFile)) as? [String: Any])
+                let kept = (record["accounts"] as? [String: [String: String]])?.values.flatMap(\.values)
+                #expect(kept == [id], "the record points at that copy")
+            }
+        }
+
+        /// A second run with --album and --license over photos sent before
+        /// puts them in the album and gives them the licence, and says so; a
+        /// third finds nothing left to do.
+        @Test func aRerunWithAnAlbumAndLicenceMakesItSo() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-make-it-so")
+                try TinyJPEG.make(size: 3_000, fill: 8).write(to: folder.url.appendingPathComponent("pier.jpg"))
+                try TinyJPEG.make(size: 3_000, fill: 9).write(to: folder.url.appendingPathComponent("tide.jpg"))
+                let first = try await signedIn.run([folder.path, "--json"])
+                #expect(first.status == .exited(0), "\(first.transcript)")
+                let ids = try jsonLines(first.outputText).compactMap { $0["id"] as? String }
+                #expect(ids.count == 2)
+
+                let second = try await signedIn.run([folder.path, "--album", "Harbour walks", "--license", "by-sa"])
+                #expect(second.status == .exited(0), "\(second.transcript)")
+                #expect(second.outputText.contains("Uploaded 0; 2 already uploaded; added 2 to the album “Harbour walks”; set the licence of 2."),
+                        "\(second.transcript)")
+                #expect(second.outputText.contains("pier.jpg: already uploaded as \(ids[0])"), "\(second.transcript)")
+                let nsid = signedIn.sandbox.catalog.wellKnownOwner.nsid
+                let sets = try await signedIn.signedCall("flickr.photosets.getList", [("user_id", nsid)])
+                let album = try #require(((sets["photosets"] as? [String: Any])?["photoset"] as? [[String: Any]])?.first)
+                #expect((album["title"] as? [String: Any])?["_content"] as? String == "Harbour walks")
+                let inside = try await signedIn.signedCall("flickr.photosets.getPhotos", [("photoset_id", album["id"] as? String ?? "")])
+                #expect(((inside["photoset"] as? [String: Any])?["photo"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ids)
+                for id in ids {
+                    let info = try await signedIn.signedCall("flickr.photos.getInfo", [("photo_id", id)])
+                    #expect((info["photo"] as? [String: Any])?["license"] as? String == "12")
+                }
+
+                let third = try await signedIn.run([folder.path, "--album", "Harbour walks", "--license", "by-sa", "--json"])
+                #expect(third.status == .exited(0), "\(third.transcript)")
+                #expect(third.errorText.contains("Uploaded 0; 2 already uploaded."), "\(third.transcript)")
+                #expect(try jsonLines(third.outputText).allSatisfy { $0["album"] == nil && $0["license"] == nil }, "\(third.transcript)")
             }
         }
 

@@ -1,5 +1,8 @@
 import FlickrService
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Networking
 import NIOConcurrencyHelpers
 import Sandbox
@@ -24,7 +27,8 @@ import Testing
         let oauth = FlickrOAuth(consumerKey: key, consumerSecret: secret, restEndpoint: server.restURL, network: network,
                                 retryPolicy: quick)
         let pending = try await oauth.requestToken()
-        let page = try await http(.GET, oauth.authorizeURL(for: pending)).text
+        // Through `network`, whose time-outs also end an authorize page the sandbox stalls.
+        let page = String(decoding: try await network.get(oauth.authorizeURL(for: pending)).body, as: UTF8.self)
         guard let start = page.range(of: "<span id=\"verifier\">") else { throw TestFailure("no verifier on the authorize page: \(page)") }
         let account = try await oauth.exchange(pending, verifier: String(page[start.upperBound...].prefix { $0 != "<" }))
         let signer = OAuthSigner(consumerKey: key, consumerSecret: secret, token: account.token, tokenSecret: account.tokenSecret)
@@ -128,30 +132,136 @@ import Testing
         }
     }
 
-    @Test func aServerErrorIsTriedAgainAndTheUploadArrives() async throws {
-        try await withSandbox({ configuration in
-            configuration.faults.kind = .status
+    /// Signed in while every call meets its one fault: sign-in does not try
+    /// a step again, so it is simply begun again until each step had its fault.
+    private func signInThroughFaults(_ server: SandboxServer, _ network: NetworkManager) async throws -> Client {
+        var signedIn: Client?
+        // Four tries when nothing else is slow; the rest are for a busy machine.
+        for _ in 0..<8 where signedIn == nil { signedIn = try? await signIn(server, network) }
+        return try #require(signedIn)
+    }
+
+    /// The ids of the signed-in person's photos titled `title`, listed
+    /// through `network` (whose time-outs end a stalled answer) and tried
+    /// again past the listing's own fault.
+    private func copies(titled title: String, _ client: Client, _ network: NetworkManager) async throws -> [String] {
+        let url = client.user.server.restURL
+        let form = [("method", "flickr.people.getPhotos"), ("format", "json"), ("nojsoncallback", "1"), ("user_id", "me")]
+        var mine: [[String: Any]]?
+        for _ in 0..<3 where mine == nil {
+            let header = client.user.signer.authorizationHeader(method: "POST", url: url, form: form)
+            if let answer = try? await network.post(url, form: form, headers: [header]) {
+                mine = listed(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any] ?? [:])
+            }
+        }
+        let listing = try #require(mine, "the photostream could be listed")
+        return listing.filter { $0["title"] as? String == title }.compactMap { $0["id"] as? String }
+    }
+
+    /// The sandbox injects its fault after it kept the upload (the answer,
+    /// not the photo, is lost): the retry finds the photo instead of sending
+    /// a second copy, and returns its id.
+    private func oneCopyAfterALost(_ kind: FaultConfiguration.Kind, network: NetworkManager.Configuration = .testing) async throws {
+        try await withSandboxSession(network: network, configure: { configuration in
+            configuration.faults.kind = kind
             configuration.faults.status = 503
             configuration.faults.rate = 1
             configuration.faults.times = 1
             configuration.faults.scope = .rest
         }) { server, network in
-            // Every other call meets its own one fault too: sign-in is simply tried until each step has had its fault.
-            var signedIn: Client?
-            for _ in 0..<4 where signedIn == nil { signedIn = try? await signIn(server, network) }
-            let client = try #require(signedIn)
+            let client = try await signInThroughFaults(server, network)
             let before = server.stats().faultsInjected
-            let folder = try TemporaryDirectory(prefix: "upload-retry")
-            let form = try await photoFile(server, in: folder, name: "retried.jpg", title: "retried", privacy: .private)
+            let folder = try TemporaryDirectory(prefix: "upload-lost")
+            let form = try await photoFile(server, in: folder, name: "retried.jpg", title: "kept once", privacy: .friends)
             let id = try await client.oauth.upload(form, account: client.account)
-            #expect(server.stats().faultsInjected == before + 1, "the first try met the fault")
-            var mine: [[String: Any]] = []
-            for _ in 0..<2 where mine.isEmpty {
-                mine = listed((try? await client.user.call("flickr.people.getPhotos", [("user_id", "me")])) ?? [:])
+            #expect(server.stats().faultsInjected > before, "the upload met the fault")
+            #expect(try await copies(titled: "kept once", client, network) == [id], "\(kind): one copy, the one returned")
+        }
+    }
+
+    @Test func aServerErrorAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        try await oneCopyAfterALost(.status)
+    }
+
+    @Test func anAnswerCutOffAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        try await oneCopyAfterALost(.reset)
+    }
+
+    @Test func aStalledAnswerAfterThePhotoWasKeptLeavesOneCopy() async throws {
+        var network = NetworkManager.Configuration.testing
+        network.idleTimeout = .seconds(2)
+        network.answerTimeout = .seconds(2)
+        try await oneCopyAfterALost(.stall, network: network)
+    }
+
+    /// A client whose silence limit is short, for the upload alone; the
+    /// sign-in and checks go through the patient test client.
+    @discardableResult
+    private func withImpatientUploads<T>(
+        _ server: SandboxServer, _ client: Client, restEndpoint: URL? = nil, _ body: (FlickrOAuth) async throws -> T
+    ) async throws -> T {
+        var configuration = NetworkManager.Configuration.testing
+        configuration.idleTimeout = .milliseconds(500)
+        // Short, so a send that never stalls (the code before idle limits on sending) ends soon as `.timedOut`.
+        configuration.requestTimeout = .seconds(5)
+        let network = NetworkManager(configuration: configuration)
+        let oauth = FlickrOAuth(consumerKey: SignedInUser.consumerKey, consumerSecret: SignedInUser.consumerSecret,
+                                restEndpoint: restEndpoint ?? server.restURL, network: network,
+                                retryPolicy: RetryPolicy(maxAttempts: 2, sleep: { _ in }))
+        do {
+            let result = try await body(oauth)
+            await network.shutdown()
+            return result
+        } catch {
+            await network.shutdown()
+            throw error
+        }
+    }
+
+    /// A server that takes a while after the last byte (Flickr processing a
+    /// large photo) is waited for past the silence that stalls other calls.
+    @Test func theAnswerIsAwaitedWhileTheServerWorksOnThePhoto() async throws {
+        try await withSandbox({ $0.latency = .seconds(2) }) { server, network in
+            let client = try await signIn(server, network)
+            let folder = try TemporaryDirectory(prefix: "upload-slow-answer")
+            let file = folder.url.appendingPathComponent("slow.jpg")
+            let bytes = TinyJPEG.make(size: 40_000, fill: 5)
+            try bytes.write(to: file)
+            let form = FlickrUploadForm(fields: [("title", "slow answer")] + FlickrUploadPrivacy.private.fields, filePath: file.path,
+                                        fileLength: bytes.count, fileName: "slow.jpg")
+            let id = try await withImpatientUploads(server, client) { oauth in
+                try await oauth.upload(form, account: client.account)
             }
-            // The sandbox injects its status fault after keeping the upload (an answer lost on the way back), so
-            // the first try's photo is kept too; a real 503 means nothing was kept.
-            #expect(mine.filter { $0["title"] as? String == "retried" }.compactMap { $0["id"] as? String }.first == id)
+            #expect(try await copies(titled: "slow answer", client, network) == [id])
+        }
+    }
+
+    /// A server that stops reading the photo (here one that never even
+    /// accepts the connection: the kernel takes what its buffers hold) fails
+    /// the send after the silence limit, long before the deadline of a large body.
+    @Test func aSendTheServerStopsReadingFailsAsAStall() async throws {
+        try await withSandbox { server, network in
+            let client = try await signIn(server, network)
+            let silent = try SilentListener()
+            defer { silent.close() }
+            let folder = try TemporaryDirectory(prefix: "upload-stalled-send")
+            let file = folder.url.appendingPathComponent("large.jpg")
+            // Far more than the socket buffers on both sides hold, so the send must wait for the server.
+            let bytes = TinyJPEG.make(size: 24 << 20, fill: 6)
+            try bytes.write(to: file)
+            let form = FlickrUploadForm(fields: [("title", "never whole")] + FlickrUploadPrivacy.private.fields, filePath: file.path,
+                                        fileLength: bytes.count, fileName: "large.jpg")
+            let rest = try #require(URL(string: "http://127.0.0.1:\(silent.port)/services/rest/"))
+            try await withImpatientUploads(server, client, restEndpoint: rest) { oauth in
+                var account = client.account
+                account.issuer = oauth.issuer
+                await #expect {
+                    _ = try await oauth.upload(form, account: account)
+                } throws: { error in
+                    guard case .flickr(.network(.stalled))? = error as? FlickrAccountError else { return false }
+                    return true
+                }
+            }
         }
     }
 
@@ -224,4 +334,34 @@ import Testing
             "\(error)".contains("public, friends, family, friends-family, private")
         }
     }
+}
+
+/// A loopback port that is listened on and never served: connections wait
+/// in the kernel's backlog, which takes their first bytes and then no more.
+private struct SilentListener {
+    let socket: Int32
+    let port: Int
+
+    init() throws {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard socket >= 0 else { throw TestFailure("no socket") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) }
+        }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+        }
+        guard bound == 0, named == 0, listen(socket, 8) == 0 else {
+            Glibc.close(socket)
+            throw TestFailure("the silent listener could not listen")
+        }
+        self.socket = socket
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Glibc.close(socket) }
 }

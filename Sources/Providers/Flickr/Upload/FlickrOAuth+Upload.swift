@@ -1,5 +1,6 @@
 import Foundation
 import Networking
+import NIOConcurrencyHelpers
 import PhotoCore
 
 /// Uploads and the write calls around them, made as the signed-in person:
@@ -19,27 +20,71 @@ extension FlickrOAuth {
     /// Sends one photo and returns the id Flickr gave it. Signed over the
     /// form's text fields, not the photo; each try is signed afresh (a nonce
     /// is used once) and reads the file again.
+    ///
+    /// A try whose whole form went out but whose answer was no clear
+    /// `stat="ok"` or `stat="fail"` may have left a photo on Flickr: the next
+    /// try, and the end of trying, first look for it (`lostUpload`) and take
+    /// it rather than send a second copy. `known` are the photos already
+    /// recorded, never taken for this one.
     public func upload(
-        _ form: FlickrUploadForm, account: FlickrAccount, progress: NetworkManager.SendProgress? = nil
+        _ form: FlickrUploadForm, account: FlickrAccount, known: Set<String> = [],
+        progress: NetworkManager.SendProgress? = nil
     ) async throws(FlickrAccountError) -> String {
         guard account.issuer == issuer else { throw .signedInElsewhere(account.issuer) }
         let signer = signer.with(token: account.token, tokenSecret: account.tokenSecret)
         let url = uploadEndpoint
+        /// When the first try whose answer was lost began.
+        var lostSince: Date?
         do {
-            return try await retryPolicy.run(classify: { $0.retryDecision }, cancelled: { .network(.cancelled) }) { _ throws(FlickrError) in
-                let response: NetworkManager.Response
-                do throws(NetworkError) {
-                    response = try await network.post(
-                        url, body: form.body, contentType: form.contentType,
-                        headers: [signer.authorizationHeader(method: "POST", url: url, form: form.fields)],
-                        maxBytes: 64 << 10, progress: progress)
-                } catch {
-                    throw FlickrError.network(error)
+            return try await retryPolicy.run(
+                classify: { (error: FlickrAccountError) in
+                    if case .flickr(let failure) = error { return failure.retryDecision }
+                    return .stop
+                },
+                cancelled: { .flickr(.network(.cancelled)) }
+            ) { _ throws(FlickrAccountError) in
+                if let lostSince, let found = try await lostUpload(of: form, since: lostSince, excluding: known, account: account) {
+                    return found
                 }
-                return try FlickrUploadAnswer.photoID(response.body)
+                let began = Date()
+                let wentOut = NIOLockedValueBox(false)
+                do throws(FlickrError) {
+                    let response: NetworkManager.Response
+                    do throws(NetworkError) {
+                        response = try await network.post(
+                            url, body: form.body, contentType: form.contentType,
+                            headers: [signer.authorizationHeader(method: "POST", url: url, form: form.fields)],
+                            maxBytes: 64 << 10) { sent, total in
+                                if sent == total { wentOut.withLockedValue { $0 = true } }
+                                progress?(sent, total)
+                            }
+                    } catch {
+                        throw FlickrError.network(error)
+                    }
+                    return try FlickrUploadAnswer.photoID(response.body)
+                } catch {
+                    if wentOut.withLockedValue({ $0 }), Self.leavesItUnknown(error) { lostSince = lostSince ?? began }
+                    throw .flickr(error)
+                }
             }
         } catch {
-            throw Self.accountError(error, redactor: redactor(account))
+            // Out of tries (or an answer not to try again on): the last look may still find it.
+            if let lostSince, !Task.isCancelled,
+               let found = try? await lostUpload(of: form, since: lostSince, excluding: known, account: account) {
+                return found
+            }
+            guard case .flickr(let failure) = error else { throw error }
+            throw Self.accountError(failure, redactor: redactor(account))
+        }
+    }
+
+    /// Whether a try that failed so, after its whole form went out, may
+    /// still have made a photo: anything but Flickr's own clear answer.
+    static func leavesItUnknown(_ error: FlickrError) -> Bool {
+        switch error {
+        case .api: false
+        case .network(.cancelled): false
+        default: true
         }
     }
 
@@ -47,6 +92,12 @@ extension FlickrOAuth {
     public func setLicense(_ license: FlickrUploadLicense, photoID: String, account: FlickrAccount) async throws(FlickrAccountError) {
         _ = try await signedPost("flickr.photos.licenses.setLicense", [("photo_id", photoID), ("license_id", String(license.id))],
                                  account: account)
+    }
+
+    /// The licence id a photo of the person has now (`flickr.photos.getInfo`, signed); nil when the answer has none.
+    public func licenseID(ofPhoto photoID: String, account: FlickrAccount) async throws(FlickrAccountError) -> Int? {
+        let root = try await signedCall(method: "flickr.photos.getInfo", parameters: [("photo_id", photoID)], account: account)
+        return FlickrResponseDecoder.first(root["photo"])?["license"]?.lenientInteger
     }
 
     // MARK: - Albums
@@ -85,12 +136,15 @@ extension FlickrOAuth {
         return UploadAlbum(id: id, title: title)
     }
 
-    /// `flickr.photosets.addPhoto`; a photo already in the album (code 3) is where it was asked to be.
-    public func addPhoto(_ photoID: String, to album: UploadAlbum, account: FlickrAccount) async throws(FlickrAccountError) {
+    /// `flickr.photosets.addPhoto`; a photo already in the album (code 3) is
+    /// where it was asked to be. Whether it was added (false: it was in it).
+    @discardableResult
+    public func addPhoto(_ photoID: String, to album: UploadAlbum, account: FlickrAccount) async throws(FlickrAccountError) -> Bool {
         do {
             _ = try await signedPost("flickr.photosets.addPhoto", [("photoset_id", album.id), ("photo_id", photoID)], account: account)
+            return true
         } catch .flickr(.api(code: 3, _)) {
-            return
+            return false
         }
     }
 

@@ -11,14 +11,18 @@ public struct FlickrUploadForm: Sendable {
     public var fileLength: Int
     /// The name the photo part carries (Flickr keeps it as the original's name).
     public var fileName: String
+    /// The file's format as Flickr names an original's (`jpg`, `png`, `gif`),
+    /// when known: one sign that a listed photo is this one (see `lostUpload`).
+    public var originalFormat: String?
     let boundary: String
 
-    public init(fields: [(String, String)], filePath: String, fileLength: Int, fileName: String,
+    public init(fields: [(String, String)], filePath: String, fileLength: Int, fileName: String, originalFormat: String? = nil,
                 boundary: String = "flickr-upload-" + OAuthSigner.randomNonce()) {
         self.fields = fields
         self.filePath = filePath
         self.fileLength = fileLength
         self.fileName = Self.dispositionName(fileName)
+        self.originalFormat = originalFormat
         self.boundary = boundary
     }
 
