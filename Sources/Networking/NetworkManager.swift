@@ -64,7 +64,9 @@ public final class NetworkManager: Sendable {
 
     public init(configuration: Configuration = Configuration(), logger: Logger = Logger(label: "flickr.network")) {
         self.client = Self.makeClient(configuration, idleRead: configuration.idleTimeout)
-        self.uploadClient = Self.makeClient(configuration, idleRead: configuration.answerTimeout)
+        // An upload is never redirected: a 307 would send the photo, and
+        // trust the answer of, whatever host it names.
+        self.uploadClient = Self.makeClient(configuration, idleRead: configuration.answerTimeout, redirects: false)
         self.configuration = configuration
         // The transport's debug and trace lines quote request URLs and
         // bodies, which carry API keys: it never logs below `info`.
@@ -74,7 +76,7 @@ public final class NetworkManager: Sendable {
     }
 
     /// A client whose read timeout is `idleRead` (AsyncHTTPClient has one per client, not per request).
-    private static func makeClient(_ configuration: Configuration, idleRead: Duration) -> HTTPClient {
+    private static func makeClient(_ configuration: Configuration, idleRead: Duration, redirects: Bool = true) -> HTTPClient {
         var config = HTTPClient.Configuration()
         config.timeout = .init(
             connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
@@ -82,7 +84,7 @@ public final class NetworkManager: Sendable {
         config.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
         // Fail fast on "connection refused" instead of retrying until the deadline.
         config.connectionPool.retryConnectionEstablishment = false
-        config.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        config.redirectConfiguration = redirects ? .follow(max: 5, allowCycles: false) : .disallow
         // A cap on what a body may grow to, not on its ratio: a page of
         // repetitive JSON (a long title, many alike photos) compresses far
         // past 20:1 and is still an honest answer; 64 MB still stops a bomb.
