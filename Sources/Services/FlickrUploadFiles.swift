@@ -97,6 +97,20 @@ public enum FlickrUploadFiles {
     }
 
     /// SHA-256 of the file's bytes, read a piece at a time (never the whole file at once).
+    /// What says a file is unchanged: its length and when it was last written.
+    public struct Stamp: Equatable, Sendable {
+        let length: Int64
+        let seconds: Int64
+        let nanoseconds: Int64
+    }
+
+    /// The file's stamp, or nil when it cannot be seen.
+    public static func stamp(of path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Stamp(length: Int64(info.st_size), seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+    }
+
     public static func digest(of path: String) throws(FlickrUploadFileError) -> String {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable(Platform.errorText(errno)) }
         defer { try? handle.close() }

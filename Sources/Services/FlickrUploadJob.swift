@@ -32,11 +32,23 @@ public struct FlickrUploadSettings: Sendable {
     /// The form's text fields for `file`: title (the file's name without its
     /// extension unless given), description and tags when given, privacy always.
     func fields(for file: String) -> [(String, String)] {
-        let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = Self.title(fromFileName: ((file as NSString).lastPathComponent as NSString).deletingPathExtension)
         var fields = [("title", title ?? name)]
         if let description { fields.append(("description", description)) }
         if let tags { fields.append(("tags", tags)) }
         return fields + privacy.fields
+    }
+
+    /// A file name as a title: control characters (an escape, a newline)
+    /// and marks that turn text around are not a title's, and would travel
+    /// to Flickr and every page that shows it. Each becomes a space.
+    static func title(fromFileName name: String) -> String {
+        let turning: [ClosedRange<UInt32>] = [0x061C...0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069]
+        let cleaned = String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+            let isControl = scalar.properties.generalCategory == .control
+            return isControl || turning.contains { $0.contains(scalar.value) } ? " " : scalar
+        }))
+        return cleaned.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
     }
 }
 
@@ -93,6 +105,7 @@ public struct FlickrUploadJob: Sendable {
         _ path: String, length: Int, account: FlickrAccount, record: FlickrUploadRecord, album: inout FlickrOAuth.UploadAlbum?
     ) async throws -> FlickrUploadOutcome {
         let digest: String
+        let before = FlickrUploadFiles.stamp(of: path)
         do {
             digest = try FlickrUploadFiles.digest(of: path)
         } catch {
@@ -117,6 +130,13 @@ public struct FlickrUploadJob: Sendable {
             throw FlickrAccountError.tokenRejected(detail)
         } catch {
             return FlickrUploadOutcome(file: path, result: .failed(error.description))
+        }
+        // A file written to while it was read and sent: the digest may not be
+        // of the bytes Flickr got, so it is not remembered, and the person is told.
+        guard let before, FlickrUploadFiles.stamp(of: path) == before else {
+            return FlickrUploadOutcome(file: path, result: .failed(
+                "It changed while it was being sent, so photo \(id) may hold only part of it and was not recorded: "
+                    + "check that photo, then run again when the file is finished."))
         }
         // Remembered before anything else can fail, so a second run never sends it again.
         try record.remember(digest, photoID: id)

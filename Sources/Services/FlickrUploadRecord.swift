@@ -43,14 +43,26 @@ public struct FlickrUploadRecord: Sendable {
         _ = try read()
     }
 
-    /// Notes that `digest` became `photoID`.
+    /// Notes that `digest` became `photoID`. Runs at once take turns
+    /// (a lock beside the record), so each re-reads what the other wrote and
+    /// no entry is lost.
     public func remember(_ digest: String, photoID: String) throws(FlickrUploadRecordError) {
+        do {
+            try AppPaths.ensureDirectory(file.deletingLastPathComponent())
+        } catch {
+            throw .unwritable(userMessage(for: error))
+        }
+        let lock = open(file.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lock >= 0 else { throw .unwritable(Platform.errorText(errno)) }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw .unwritable(Platform.errorText(errno)) }
+        }
         var stored = try read()
         stored.accounts[account, default: [:]][digest] = photoID
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         do {
-            try AppPaths.ensureDirectory(file.deletingLastPathComponent())
             try AtomicFile.write(try encoder.encode(stored), to: file, permissions: 0o600, durable: true)
         } catch {
             throw .unwritable(userMessage(for: error))
@@ -63,14 +75,34 @@ public struct FlickrUploadRecord: Sendable {
             guard FileManager.default.fileExists(atPath: file.path) else { return Stored() }
             throw .unreadable(file.path)
         }
-        if let stored = try? JSONDecoder().decode(Stored.self, from: data), stored.format == 1 { return stored }
+        if let stored = try? JSONDecoder().decode(Stored.self, from: data) {
+            // A later version's record is not damaged: it is left as it is.
+            guard stored.format <= 1 else { throw .newer(file.path) }
+            // Photo ids are Flickr's digits; anything else was not written here.
+            let ids = stored.accounts.values.flatMap(\.values)
+            if stored.format == 1, ids.allSatisfy(Self.isPhotoID) { return stored }
+        }
         throw .broken(file.path, keptAs: setAside())
     }
 
-    /// Moves a broken record to `uploads.json.broken-SECONDS` beside it; its new path, or nil when it could not be moved.
+    static func isPhotoID(_ text: String) -> Bool {
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (0x30...0x39).contains($0) }
+    }
+
+    /// Moves a broken record to `uploads.json.broken-SECONDS[-N]` beside it,
+    /// never over an earlier one; its new path, or nil when it could not be moved.
     private func setAside() -> String? {
-        let aside = file.path + ".broken-\(Int(Date().timeIntervalSince1970))"
-        return rename(file.path, aside) == 0 ? aside : nil
+        let stem = file.path + ".broken-\(Int(Date().timeIntervalSince1970))"
+        for attempt in 0..<100 {
+            let aside = attempt == 0 ? stem : stem + "-\(attempt)"
+            // link() fails when the name is taken, where rename() would replace it.
+            if link(file.path, aside) == 0 {
+                unlink(file.path)
+                return aside
+            }
+            guard errno == EEXIST else { return nil }
+        }
+        return nil
     }
 }
 
@@ -80,6 +112,8 @@ public enum FlickrUploadRecordError: WordedError, Equatable {
     case broken(String, keptAs: String?)
     case unreadable(String)
     case unwritable(String)
+    /// Written by a later version of flickr, whose record this one cannot read.
+    case newer(String)
 
     public var description: String {
         switch self {
@@ -90,6 +124,9 @@ public enum FlickrUploadRecordError: WordedError, Equatable {
             "The record of earlier uploads (\(path)) is damaged and could not be moved aside, so nothing was uploaded. Repair or move it, then run again."
         case .unreadable(let path):
             "The record of earlier uploads (\(path)) cannot be read, so nothing was uploaded. Check that the file is yours and readable."
+        case .newer(let path):
+            "The record of earlier uploads (\(path)) was written by a newer version of flickr, so nothing was uploaded "
+                + "(this one could send files again that went up before). Upload with that version, or move the file away to start a new record."
         case .unwritable(let sentence):
             "The record of uploads was not updated: \(sentence) Check that the state folder is yours and writable."
         }

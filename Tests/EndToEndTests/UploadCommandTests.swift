@@ -271,6 +271,8 @@ extension EndToEnd {
                 let stored = try String(contentsOfFile: signedIn.accountFile, encoding: .utf8)
                 try stored.replacingOccurrences(of: try signedIn.storedToken().token, with: "72157000000000-0000000000000000")
                     .write(toFile: signedIn.accountFile, atomically: true, encoding: .utf8)
+                // Private, as the app writes it: a file others may read is refused before any call.
+                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: signedIn.accountFile)
                 let revoked = try await signedIn.run([folder.path])
                 #expect(revoked.status == .exited(1), "\(revoked.transcript)")
                 #expect(revoked.errorText.contains("expired or was revoked") && revoked.errorText.contains("flickr login"),
@@ -296,6 +298,76 @@ extension EndToEnd {
                 let aside = signedIn.recordFile.deletingLastPathComponent().appendingPathComponent(kept.first ?? "?")
                 #expect(try String(contentsOf: aside, encoding: .utf8) == "{\"format\": 1, \"accounts\": {")
                 #expect(try await signedIn.myPhotos().count == before)
+            }
+        }
+
+        @Test func aRecordFromANewerVersionIsLeftAsItIsAndNothingIsSent() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-newer")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                try FileManager.default.createDirectory(at: signedIn.recordFile.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                let newer = Data("{\"format\": 99, \"accounts\": {}}".utf8)
+                try newer.write(to: signedIn.recordFile)
+                let before = try await signedIn.myPhotos().count
+                let run = try await signedIn.run([folder.path])
+                #expect(run.status == .exited(1), "\(run.transcript)")
+                #expect(run.errorText.contains("newer version"), "\(run.transcript)")
+                #expect(try Data(contentsOf: signedIn.recordFile) == newer)
+                #expect(try await signedIn.myPhotos().count == before)
+            }
+        }
+
+        @Test func idsThatAreNotFlickrsMakeTheRecordDamagedAndEachDamagedRecordIsKept() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-hostile-record")
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
+                let state = signedIn.recordFile.deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+                // An id that would print an escape, then plain garbage: two damaged records in one second.
+                let hostile = "{\"format\": 1, \"accounts\": {\"x y\": {\"ab\": \"1\\u001b]0;PWN\\u0007\"}}}"
+                for text in [hostile, "not json"] {
+                    try Data(text.utf8).write(to: signedIn.recordFile)
+                    let run = try await signedIn.run([folder.path])
+                    #expect(run.status == .exited(1), "\(run.transcript)")
+                    #expect(run.errorText.contains("damaged"), "\(run.transcript)")
+                    #expect(!run.outputText.contains("\u{1B}") && !run.errorText.contains("\u{1B}"))
+                }
+                let kept = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix("uploads.json.broken-") }
+                let texts = try Set(kept.map { try String(contentsOf: state.appendingPathComponent($0), encoding: .utf8) })
+                #expect(texts == [hostile, "not json"], "\(kept)")
+            }
+        }
+
+        @Test func twoRunsAtOnceLoseNoEntryOfTheRecord() async throws {
+            try await withApp { signedIn in
+                let first = try TemporaryDirectory(prefix: "upload-together-a")
+                let second = try TemporaryDirectory(prefix: "upload-together-b")
+                for index in 0..<5 {
+                    try TinyJPEG.make(size: 1_000 + index).write(to: first.url.appendingPathComponent("a\(index).jpg"))
+                    try TinyJPEG.make(size: 2_000 + index).write(to: second.url.appendingPathComponent("b\(index).jpg"))
+                }
+                async let one = signedIn.run([first.path])
+                async let two = signedIn.run([second.path])
+                let runs = try await [one, two]
+                for run in runs { #expect(run.status == .exited(0), "\(run.transcript)") }
+                let data = try Data(contentsOf: signedIn.recordFile)
+                let stored = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+                let accounts = try #require(stored["accounts"] as? [String: [String: String]])
+                #expect(accounts.values.map(\.count).reduce(0, +) == 10, "\(accounts)")
+            }
+        }
+
+        @Test func aTitleTakenFromTheFileNameCarriesNoControls() async throws {
+            try await withApp { signedIn in
+                let folder = try TemporaryDirectory(prefix: "upload-title")
+                let name = "esc\u{1B}]0;PWN\u{07}red\nline\u{202E}gnp.jpg"
+                try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent(name))
+                let run = try await signedIn.run([folder.path, "--json"])
+                #expect(run.status == .exited(0), "\(run.transcript)")
+                let titles = try await signedIn.myPhotos().compactMap { $0["title"] as? String }
+                #expect(titles.contains("esc ]0;PWN red line gnp"), "\(titles)")
+                #expect(!titles.contains { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E } })
             }
         }
 
