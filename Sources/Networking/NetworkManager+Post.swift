@@ -19,11 +19,7 @@ extension NetworkManager {
         maxBytes: Int = 1 << 20,
         errorBodies: Bool = false
     ) async throws(NetworkError) -> Response {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidURL("only http and https URLs can be fetched")
-        }
-        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
-        let hostLabel = url.port.map { "\(host):\($0)" } ?? host
+        let hostLabel = try Self.hostLabel(of: url)
 
         let body = Self.formEncoded(form)
         var fields = HTTPHeaders([
@@ -36,14 +32,7 @@ extension NetworkManager {
             if Task.isCancelled { throw NetworkError.cancelled }
             let request = try HTTPClient.Request(url: url.absoluteString, method: .POST, headers: fields, body: .string(body))
             let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: nil)
-            let timeout = configuration.requestTimeout.components
-            let deadline = NIODeadline.now() + .seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
-            let task = client.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
+            return try await execute(request, on: client, collector: collector, within: configuration.requestTimeout)
         } catch {
             throw Self.classify(error, host: hostLabel)
         }

@@ -62,11 +62,7 @@ extension NetworkManager {
         errorBodies: Bool = false,
         progress: SendProgress? = nil
     ) async throws(NetworkError) -> Response {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidURL("only http and https URLs can be fetched")
-        }
-        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
-        let hostLabel = url.port.map { "\(host):\($0)" } ?? host
+        let hostLabel = try Self.hostLabel(of: url)
 
         var fields = HTTPHeaders([("User-Agent", configuration.userAgent), ("Content-Type", contentType)])
         for (name, value) in headers { fields.add(name: name, value: value) }
@@ -85,14 +81,9 @@ extension NetworkManager {
             let request = try HTTPClient.Request(url: url.absoluteString, method: .POST, headers: fields, body: stream)
             let collector = ResponseCollector(host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: nil)
             let allowance = Duration.seconds(total / (256 << 10))
-            let timeout = (configuration.requestTimeout + allowance + configuration.answerTimeout).components
-            let deadline = NIODeadline.now() + .seconds(timeout.seconds) + .nanoseconds(timeout.attoseconds / 1_000_000_000)
-            let task = uploadClient.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
+            return try await execute(
+                request, on: uploadClient, collector: collector,
+                within: configuration.requestTimeout + allowance + configuration.answerTimeout)
         } catch {
             throw Self.classify(error, host: hostLabel)
         }

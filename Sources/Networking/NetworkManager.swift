@@ -111,11 +111,7 @@ public final class NetworkManager: Sendable {
         errorBodies: Bool = false,
         progress: Progress? = nil
     ) async throws(NetworkError) -> Response {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw .invalidURL("only http and https URLs can be fetched")
-        }
-        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
-        let hostLabel = url.port.map { "\(host):\($0)" } ?? host
+        let hostLabel = try Self.hostLabel(of: url)
 
         var fields = HTTPHeaders([("User-Agent", configuration.userAgent)])
         for (name, value) in headers { fields.add(name: name, value: value) }
@@ -125,16 +121,34 @@ public final class NetworkManager: Sendable {
             let request = try HTTPClient.Request(url: url.absoluteString, method: .GET, headers: fields)
             let collector = ResponseCollector(
                 host: hostLabel, maxBytes: maxBytes, keepsErrorBodies: errorBodies, progress: progress)
-            let task = client.execute(
-                request: request, delegate: collector,
-                deadline: .now() + .nanoseconds(configuration.requestTimeout.nanoseconds), logger: logger)
-            return try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
-            }
+            return try await execute(request, on: client, collector: collector, within: configuration.requestTimeout)
         } catch {
             throw Self.classify(error, host: hostLabel)
+        }
+    }
+
+    /// The host as messages name it (with its port), once `url` is one this
+    /// client fetches: http or https, with a host.
+    static func hostLabel(of url: URL) throws(NetworkError) -> String {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw .invalidURL("only http and https URLs can be fetched")
+        }
+        guard let host = url.host, !host.isEmpty else { throw .invalidURL("the URL has no host") }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    /// Runs `request` on `client` until `timeout` has passed, aborting the
+    /// transfer when the calling task is cancelled.
+    func execute(
+        _ request: HTTPClient.Request, on client: HTTPClient, collector: ResponseCollector, within timeout: Duration
+    ) async throws -> Response {
+        let parts = timeout.components
+        let deadline = NIODeadline.now() + .seconds(parts.seconds) + .nanoseconds(parts.attoseconds / 1_000_000_000)
+        let task = client.execute(request: request, delegate: collector, deadline: deadline, logger: logger)
+        return try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
         }
     }
 

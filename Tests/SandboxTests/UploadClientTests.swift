@@ -337,8 +337,9 @@ import Testing
 }
 
 /// A loopback port that is listened on and never served: connections wait
-/// in the kernel's backlog, which takes their first bytes and then no more.
-private struct SilentListener {
+/// in the kernel's backlog, which takes their first bytes and then no more
+/// (a test that wants to answer accepts on `socket` itself).
+struct SilentListener {
     let socket: Int32
     let port: Int
 

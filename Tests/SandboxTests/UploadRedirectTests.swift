@@ -13,9 +13,10 @@ import Glibc
         // Where the redirect points: nothing listens there, so following it
         // would end as "connection refused", not as the 307 itself.
         let elsewhere = try closedLoopbackPort()
-        let (listener, port) = try Self.listen()
-        defer { close(listener) }
-        let answering = Task { try await onOwnThread { try Self.answerOnce(listener, with: [
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let port = listener.port
+        let answering = Task { try await onOwnThread { try Self.answerOnce(listener.socket, with: [
             "HTTP/1.1 307 Temporary Redirect",
             "Location: http://127.0.0.1:\(elsewhere)/services/upload/",
             "Content-Length: 0", "Connection: close", "", "",
@@ -36,23 +37,6 @@ import Glibc
         default:
             Issue.record("expected the redirect itself as the answer, got \(result)")
         }
-    }
-
-    private static func listen() throws -> (Int32, Int) {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socket >= 0 else { throw POSIXError(.EMFILE) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(socket, $0, length) }
-        }
-        guard bound == 0, Glibc.listen(socket, 4) == 0 else { close(socket); throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        return (socket, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Accepts one connection, reads its head and body, and sends `answer`.
