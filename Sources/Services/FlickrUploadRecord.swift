@@ -28,6 +28,11 @@ public struct FlickrUploadRecord: Sendable {
         var accounts: [String: [String: String]] = [:]
     }
 
+    /// Only the version of a record, whatever else it holds.
+    private struct Version: Decodable {
+        var format: Int
+    }
+
     /// The photo id `digest` became for this account, if it was uploaded.
     public func photoID(for digest: String) throws(FlickrUploadRecordError) -> String? {
         try read().accounts[account]?[digest]
@@ -75,9 +80,9 @@ public struct FlickrUploadRecord: Sendable {
             guard FileManager.default.fileExists(atPath: file.path) else { return Stored() }
             throw .unreadable(file.path)
         }
+        // A later version's record is not damaged, whatever its shape: it is left as it is.
+        if let version = try? JSONDecoder().decode(Version.self, from: data), version.format > 1 { throw .newer(file.path) }
         if let stored = try? JSONDecoder().decode(Stored.self, from: data) {
-            // A later version's record is not damaged: it is left as it is.
-            guard stored.format <= 1 else { throw .newer(file.path) }
             // Photo ids are Flickr's digits; anything else was not written here.
             let ids = stored.accounts.values.flatMap(\.values)
             if stored.format == 1, ids.allSatisfy(Self.isPhotoID) { return stored }

@@ -307,7 +307,7 @@ extension EndToEnd {
                 try TinyJPEG.make(size: 2_000).write(to: folder.url.appendingPathComponent("a.jpg"))
                 try FileManager.default.createDirectory(at: signedIn.recordFile.deletingLastPathComponent(),
                                                         withIntermediateDirectories: true)
-                let newer = Data("{\"format\": 99, \"accounts\": {}}".utf8)
+                let newer = Data("{\"format\": 99, \"accounts\": [\"a shape this version does not know\"]}".utf8)
                 try newer.write(to: signedIn.recordFile)
                 let before = try await signedIn.myPhotos().count
                 let run = try await signedIn.run([folder.path])
