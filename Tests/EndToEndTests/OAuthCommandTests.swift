@@ -14,14 +14,8 @@ extension EndToEnd {
         static let secret = "e2e-secret/with+odd&chars"
 
         private func withSignedInApp(_ body: (FlickrApp, SandboxHarness, [String: String], [String]) async throws -> Void) async throws {
-            var configuration = sandboxConfiguration(latency: .zero, requiredAPIKey: Self.key)
-            configuration.flickrAPISecret = Self.secret
-            try await SandboxHarness.with(configuration) { sandbox in
-                let app = try FlickrApp(sandbox: sandbox, apiKey: Self.key)
-                var environment = app.environment
-                environment["XDG_CONFIG_HOME"] = app.home.url.appendingPathComponent("config").path
-                environment["FLICKR_API_SECRET"] = Self.secret
-                try await body(app, sandbox, environment, app.providerArguments)
+            try await withSignInSandbox(key: Self.key, secret: Self.secret) { app, sandbox, signIn in
+                try await body(app, sandbox, app.environment.merging(signIn) { $1 }, app.providerArguments)
             }
         }
 

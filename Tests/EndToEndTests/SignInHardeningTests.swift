@@ -12,13 +12,7 @@ extension EndToEnd {
         static let secret = "hardening-secret/with+odd&chars"
 
         private func withApp(_ body: (FlickrApp, SandboxHarness, [String: String]) async throws -> Void) async throws {
-            var configuration = sandboxConfiguration(latency: .zero, requiredAPIKey: Self.key)
-            configuration.flickrAPISecret = Self.secret
-            try await SandboxHarness.with(configuration) { sandbox in
-                let app = try FlickrApp(sandbox: sandbox, apiKey: Self.key)
-                let extra = ["XDG_CONFIG_HOME": app.home.url.appendingPathComponent("config").path, "FLICKR_API_SECRET": Self.secret]
-                try await body(app, sandbox, extra)
-            }
+            try await withSignInSandbox(key: Self.key, secret: Self.secret, body)
         }
 
         /// `/login` at the prompt up to the address; the code its page shows.

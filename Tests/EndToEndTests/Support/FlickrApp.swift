@@ -293,3 +293,18 @@ extension SandboxHarness {
         }
     }
 }
+
+/// A sandbox that signs in only `key` with `secret`, the app on it, and what
+/// the app's environment needs for signing in: its config folder in the app's
+/// temporary home, and the secret.
+func withSignInSandbox(
+    key: String, secret: String, _ body: (FlickrApp, SandboxHarness, _ signInEnvironment: [String: String]) async throws -> Void
+) async throws {
+    var configuration = sandboxConfiguration(latency: .zero, requiredAPIKey: key)
+    configuration.flickrAPISecret = secret
+    try await SandboxHarness.with(configuration) { sandbox in
+        let app = try FlickrApp(sandbox: sandbox, apiKey: key)
+        let signIn = ["XDG_CONFIG_HOME": app.home.url.appendingPathComponent("config").path, "FLICKR_API_SECRET": secret]
+        try await body(app, sandbox, signIn)
+    }
+}
