@@ -17,7 +17,9 @@ protocol ImageDownloadOperationOwner: AnyObject, Sendable {
     func operation(_ operation: ImageDownloadOperation, didFinishWith result: Result<ImageResponse, ImageLoadError>)
     func operationWillRetry(_ operation: ImageDownloadOperation)
     func operation(_ operation: ImageDownloadOperation, didReceiveBytes count: Int)
-    /// The transfer task returned; the slot it held is free.
+    /// The transfer is over (its bytes are in, or it failed or was
+    /// cancelled); the slot it held is free. The result follows once the
+    /// bytes are checked.
     func operationTransferDidEnd(_ operation: ImageDownloadOperation)
     /// The running transfer received nothing for the quiet period. Returns
     /// true when the operation need not report this again (set aside, or
@@ -174,9 +176,13 @@ final class ImageDownloadOperation: Sendable {
             state.phase = .running
             state.lastActivity = ContinuousClock.now
             state.task = Task(priority: state.priority.taskPriority) {
-                let result = await self.download(with: fetcher, retries: retries)
-                self.finish(with: result)
+                let fetched = await self.fetch(with: fetcher, retries: retries)
+                // The bytes are in (or the transfer failed): its slot goes to
+                // the next transfer now, not after the checks and the writes
+                // that the result sets off, which once held every slot idle
+                // for milliseconds per image.
                 self.owner?.operationTransferDidEnd(self)
+                self.finish(with: fetched.flatMap(self.checked))
             }
             if let quietPeriod {
                 state.watchdog = Task(priority: .utility) { await self.watchForQuiet(quietPeriod) }
@@ -232,11 +238,11 @@ final class ImageDownloadOperation: Sendable {
         }
     }
 
-    /// Fetches the bytes, retrying transient failures with growing pauses,
-    /// and checks that they form a whole image. A transfer that stalls ends
-    /// when the fetcher's idle timeout fires, and is retried like any other
-    /// time-out; meanwhile the owner may stop counting it against its limit.
-    private func download(with fetcher: any ImageFetching, retries: RetryPolicy) async -> Result<ImageResponse, ImageLoadError> {
+    /// Fetches the bytes, retrying transient failures with growing pauses. A
+    /// transfer that stalls ends when the fetcher's idle timeout fires, and
+    /// is retried like any other time-out; meanwhile the owner may stop
+    /// counting it against its limit.
+    private func fetch(with fetcher: any ImageFetching, retries: RetryPolicy) async -> Result<Data, ImageLoadError> {
         let data: Data
         do {
             data = try await retries.run(
@@ -256,6 +262,12 @@ final class ImageDownloadOperation: Sendable {
             return .failure(.network(error))
         }
         owner?.operation(self, didReceiveBytes: data.count)
+        if Task.isCancelled { return .failure(.cancelled) }
+        return .success(data)
+    }
+
+    /// The response when `data` is a whole image.
+    private func checked(_ data: Data) -> Result<ImageResponse, ImageLoadError> {
         if Task.isCancelled { return .failure(.cancelled) }
         return ImageFormat.validate(data).map { format in
             ImageResponse(url: url, data: data, format: format, source: .network)
