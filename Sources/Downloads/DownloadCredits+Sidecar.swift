@@ -74,10 +74,10 @@ extension DownloadCredits {
 
     /// The sidecar's bytes, as `referenceEncoder` would write them.
     ///
-    /// - Throws: `PrettyJSON.NonConformingNumber` for an aspect ratio that
+    /// - Throws: `JSONWriter.NonConformingNumber` for an aspect ratio that
     ///   is not a finite number, as the encoder would.
     static func json(_ sidecar: Sidecar) throws -> Data {
-        var members: [(key: String, value: PrettyJSON.Value)] = [
+        var members: [(key: String, value: JSONWriter.Value)] = [
             ("provider", .string(sidecar.provider)), ("id", .string(sidecar.id)), ("title", .string(sidecar.title)),
             ("attribution", .string(sidecar.attribution)), ("tags", .array(sidecar.tags.map { .string($0) })),
             ("file", .string(sidecar.file)), ("size", .string(sidecar.size)), ("retrieved", .string(sidecar.retrieved)),
@@ -87,7 +87,7 @@ extension DownloadCredits {
         if let url = sidecar.creatorURL { members.append(("creator_url", .string(url))) }
         if let url = sidecar.pageURL { members.append(("page_url", .string(url))) }
         if let license = sidecar.license {
-            var fields: [(key: String, value: PrettyJSON.Value)] = [("name", .string(license.name))]
+            var fields: [(key: String, value: JSONWriter.Value)] = [("name", .string(license.name))]
             if let id = license.id { fields.append(("id", .number(id))) }
             if let url = license.url { fields.append(("url", .string(url))) }
             members.append(("license", .object(fields)))
@@ -96,13 +96,13 @@ extension DownloadCredits {
         if let date = sidecar.dateUploaded { members.append(("date_uploaded", .string(date))) }
         if let bytes = sidecar.bytes { members.append(("bytes", .number(bytes))) }
         if let digest = sidecar.sha256 { members.append(("sha256", .string(digest))) }
-        return PrettyJSON.data(.object(members))
+        return JSONWriter.data(.object(members))
     }
 
     /// `Photo`'s `Encodable` form (its own keys, what it leaves out when
     /// empty), with dates as ISO 8601.
-    private static func json(_ photo: Photo) throws -> PrettyJSON.Value {
-        var members: [(key: String, value: PrettyJSON.Value)] = [
+    private static func json(_ photo: Photo) throws -> JSONWriter.Value {
+        var members: [(key: String, value: JSONWriter.Value)] = [
             ("id", .string(photo.id)), ("owner", .string(photo.owner)), ("title", .string(photo.title)),
             ("renditions", .array(photo.renditions.map { json($0) })),
         ]
@@ -124,16 +124,16 @@ extension DownloadCredits {
         return .object(members)
     }
 
-    private static func json(_ rendition: PhotoRendition) -> PrettyJSON.Value {
-        var members: [(key: String, value: PrettyJSON.Value)] = [("label", .string(rendition.label)), ("url", .string(rendition.url))]
+    private static func json(_ rendition: PhotoRendition) -> JSONWriter.Value {
+        var members: [(key: String, value: JSONWriter.Value)] = [("label", .string(rendition.label)), ("url", .string(rendition.url))]
         if let width = rendition.width { members.append(("width", .number(width))) }
         if let height = rendition.height { members.append(("height", .number(height))) }
         if rendition.isCrop { members.append(("isCrop", .bool(true))) }
         return .object(members)
     }
 
-    private static func json(_ credit: PhotoCredit) -> PrettyJSON.Value {
-        var members: [(key: String, value: PrettyJSON.Value)] = []
+    private static func json(_ credit: PhotoCredit) -> JSONWriter.Value {
+        var members: [(key: String, value: JSONWriter.Value)] = []
         if let license = credit.license { members.append(("license", json(license))) }
         if let creator = credit.creator { members.append(("creator", .string(creator))) }
         if let url = credit.creatorURL { members.append(("creatorURL", .string(url))) }
@@ -144,8 +144,8 @@ extension DownloadCredits {
         return .object(members)
     }
 
-    private static func json(_ license: License) -> PrettyJSON.Value {
-        var members: [(key: String, value: PrettyJSON.Value)] = [
+    private static func json(_ license: License) -> JSONWriter.Value {
+        var members: [(key: String, value: JSONWriter.Value)] = [
             ("kind", .string(license.kind.rawValue)), ("shortName", .string(license.shortName)), ("fullName", .string(license.fullName)),
         ]
         if let version = license.version { members.append(("version", .string(version))) }

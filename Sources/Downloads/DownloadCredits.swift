@@ -31,6 +31,23 @@ final class DownloadCredits: Sendable {
         var pageURL: URL?
         /// What its sidecars and line are made from (see `inputs`).
         var inputs: String
+        /// Its line, made beside the transfers when its sidecars are, so the
+        /// end of a download does not make 300 at once; nil until then.
+        var line: CreditLine?
+    }
+
+    /// A work's entry in CREDITS.md: its licence, and its line as written there.
+    struct CreditLine: Sendable {
+        var license: License?
+        var file: String
+        /// "- {the credit line, inert in Markdown} — {the file as code}\n".
+        var text: String
+
+        init(license: License?, line: String, file: String) {
+            self.license = license
+            self.file = file
+            text = "- \(DownloadCredits.markdown(line)) — \(DownloadCredits.codeSpan(file))\n"
+        }
     }
 
     init(folder: URL, provider: any PhotoProvider, sidecars: Bool, size: String, manifest: DownloadManifest? = nil) {
@@ -60,6 +77,8 @@ final class DownloadCredits: Sendable {
         let jsonPath = "\(folderPath)/\(baseName).json"
         let xmpPath = "\(folderPath)/\(baseName).xmp"
         if kept, let stamp = manifest?.earlier[baseName]?.sidecars, stamp.matches(inputs: inputs, [jsonPath, xmpPath]) { return }
+        let creditLine = Self.creditLine(photo, pageURL: pageURL, file: file)
+        entries.withLockedValue { $0[baseName]?.line = creditLine }
         let jsonURL = URL(fileURLWithPath: jsonPath, isDirectory: false)
         let xmpURL = URL(fileURLWithPath: xmpPath, isDirectory: false)
         // Unknown until both are written.
@@ -124,9 +143,7 @@ final class DownloadCredits: Sendable {
         if let stamp = manifest?.earlierCredits, stamp.matches(inputs: inputs, [targetPath]) { return }
         let target = URL(fileURLWithPath: targetPath, isDirectory: false)
         builds.withLockedValue { $0 += 1 }
-        let text = Data(Self.credits(entries.values.map {
-            ($0.photo.credit?.license, Self.shortened($0.photo).attributionLine(pageURL: $0.pageURL), $0.file)
-        }).utf8)
+        let text = Data(Self.credits(lines: entries.values.map { $0.line ?? Self.creditLine($0.photo, pageURL: $0.pageURL, file: $0.file) }).utf8)
         if (try? Data(contentsOf: target)) != text { try AtomicFile.write(text, to: target, permissions: 0o666) }
         manifest?.note(credits: DownloadManifest.FileStatus(of: targetPath).map { .init(inputs: inputs, files: [$0]) })
     }
@@ -181,6 +198,10 @@ final class DownloadCredits: Sendable {
     /// `CREDITS.md`: a heading per licence (most works first), a credit line
     /// per work under it, in file order.
     static func credits(_ works: [(license: License?, line: String, file: String)]) -> String {
+        credits(lines: works.map { CreditLine(license: $0.license, line: $0.line, file: $0.file) })
+    }
+
+    static func credits(lines works: [CreditLine]) -> String {
         let groups = Dictionary(grouping: works) { $0.license?.shortName ?? "Licence not stated" }
         let ordered = groups.sorted { ($1.value.count, $0.key) < ($0.value.count, $1.key) }
         var text = "# Credits\n\nThe works in this folder, by licence. Keep these lines with the files you use.\n"
@@ -188,10 +209,15 @@ final class DownloadCredits: Sendable {
             let deed = works.first?.license?.url.map { " (\(markdown($0.absoluteString)))" } ?? ""
             text += "\n## \(markdown(name))\(deed)\n\n"
             for work in works.sorted(by: { $0.file < $1.file }) {
-                text += "- \(markdown(work.line)) — \(codeSpan(work.file))\n"
+                text += work.text
             }
         }
         return text
+    }
+
+    /// `photo`'s entry in CREDITS.md, its title and creator shortened.
+    private static func creditLine(_ photo: Photo, pageURL: URL?, file: String) -> CreditLine {
+        CreditLine(license: photo.credit?.license, line: shortened(photo).attributionLine(pageURL: pageURL), file: file)
     }
 
     /// The longest a title or creator runs in `CREDITS.md`: a 10,000-character

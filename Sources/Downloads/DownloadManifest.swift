@@ -33,6 +33,11 @@ final class DownloadManifest: Sendable {
         var bytes: Int
         var modified: Double
 
+        init(bytes: Int, modified: Double) {
+            self.bytes = bytes
+            self.modified = modified
+        }
+
         /// The status of the regular file at `path`, or nil.
         init?(of path: String) {
             guard let status = DownloadFolder.status(path) else { return nil }
@@ -53,7 +58,8 @@ final class DownloadManifest: Sendable {
         }
     }
 
-    private struct Contents: Codable {
+    /// The file's contents.
+    struct Contents: Codable, Equatable {
         var version = 1
         var files: [String: Record] = [:]
         /// CREDITS.md as last written or checked.
@@ -123,9 +129,33 @@ final class DownloadManifest: Sendable {
         var contents = Self.read(there)
         contents.files.merge(mine.files) { _, new in new }
         if let credits = mine.credits { contents.credits = credits }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let merged = try encoder.encode(contents)
+        let merged = try Self.encoded(contents)
         if merged != there { try AtomicFile.write(merged, to: url, permissions: 0o666) }
+    }
+
+    /// The bytes `JSONEncoder` would write for `contents` with `[.sortedKeys,
+    /// .withoutEscapingSlashes]`, through `JSONWriter`.
+    static func encoded(_ contents: Contents) throws(JSONWriter.NonConformingNumber) -> Data {
+        func value(_ stamp: Stamp) throws(JSONWriter.NonConformingNumber) -> JSONWriter.Value {
+            var files: [JSONWriter.Value] = []
+            for file in stamp.files {
+                files.append(.object([("bytes", .number(file.bytes)), ("modified", try .number(file.modified))]))
+            }
+            return .object([("inputs", .string(stamp.inputs)), ("files", .array(files))])
+        }
+        var files: [(key: String, value: JSONWriter.Value)] = []
+        files.reserveCapacity(contents.files.count)
+        for (name, record) in contents.files {
+            var members: [(key: String, value: JSONWriter.Value)] = [("provider", .string(record.provider)), ("id", .string(record.id))]
+            if let file = record.file { members.append(("file", .string(file))) }
+            if let bytes = record.bytes { members.append(("bytes", .number(bytes))) }
+            if let sha256 = record.sha256 { members.append(("sha256", .string(sha256))) }
+            if let modified = record.modified { members.append(("modified", try .number(modified))) }
+            if let sidecars = record.sidecars { members.append(("sidecars", try value(sidecars))) }
+            files.append((name, .object(members)))
+        }
+        var members: [(key: String, value: JSONWriter.Value)] = [("version", .number(contents.version)), ("files", .object(files))]
+        if let credits = contents.credits { members.append(("credits", try value(credits))) }
+        return JSONWriter.data(.object(members), style: .compact)
     }
 }
