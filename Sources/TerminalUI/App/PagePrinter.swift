@@ -45,6 +45,8 @@ final class PagePrinter {
     private var printingPage: (task: Task<Void, Never>, generation: Int)?
     /// The wait for the row printing now; ended early to hurry.
     private var rowWait: Task<[ImageModel], Never>?
+    /// The wait for an opened photo's picture; ended early to hurry too.
+    private var pictureWait: Task<Void, Never>?
     /// Jobs not finished yet, and redraws of cells still waiting to settle:
     /// stopped when the results are replaced or the app stops, so none
     /// waits on (and keeps alive) a page nobody will see.
@@ -149,8 +151,8 @@ final class PagePrinter {
     }
 
     func printDetail(_ detail: PhotoDetail) {
-        enqueue(hurrying: true) { printer, _ in
-            await printer.showDetail(detail)
+        enqueue(hurrying: true) { printer, generation in
+            await printer.showDetail(detail, generation: generation)
         }
     }
 
@@ -168,6 +170,7 @@ final class PagePrinter {
         if hurrying {
             hurryingJobs += 1
             rowWait?.cancel()
+            pictureWait?.cancel()
         }
         let own = JobTask()
         let task = track { printer in
@@ -298,6 +301,18 @@ final class PagePrinter {
         }
     }
 
+    /// Waits for `cell` to settle, or until a job the person asked for is queued.
+    private func waitForPicture(_ cell: ImageModel) async {
+        let wait = Task { await cell.settled() }
+        pictureWait = wait
+        defer { pictureWait = nil }
+        await withTaskCancellationHandler {
+            await wait.value
+        } onCancel: {
+            wait.cancel()
+        }
+    }
+
     /// How long a row waits for a cell once nothing on the page changes.
     static let patience: Duration = .seconds(2)
 
@@ -333,7 +348,7 @@ final class PagePrinter {
 
     // MARK: - Detail
 
-    private func showDetail(_ detail: PhotoDetail) async {
+    private func showDetail(_ detail: PhotoDetail, generation: Int) async {
         let cell = detail.model
         let graphics = options.graphics
         if graphics.showsImages { terminal.print(cell.number > 0 ? "opening #\(cell.number)…" : "opening…") }
@@ -356,7 +371,11 @@ final class PagePrinter {
             metadataRows: metadata.count, cellAspectRatio: graphics.cellAspectRatio)
         let content: CellContent
         if graphics.showsImages {
-            await cell.settled()
+            // Once the person asks for something else (the next page, another
+            // photo), the picture waits no longer: it prints as a placeholder
+            // that says how far it got, and still reaches the cache for the
+            // next `/open`.
+            if !isHurried(generation) { await waitForPicture(cell) }
             let job = CellRenderJob(cell: cell, columns: layout.imageColumns, rows: layout.imageRows)
             let renderer = self.renderer
             content = await Task.detached(priority: .userInitiated) { job.run(with: renderer) }.value

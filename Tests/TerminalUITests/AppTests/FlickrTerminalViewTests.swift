@@ -208,6 +208,26 @@ import Testing
         }
     }
 
+    @Test func enterAfterOpenPrintsThePhotoWithWhatItHasAndTheNextPageWithoutWaitingForItsPicture() async throws {
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
+            terminal.type("sunset")
+            try await waitFor(terminal, "“sunset” · page 1 of")
+            terminal.type("/open 3")
+            try await waitFor(terminal, "opening #3…")
+            terminal.type("")
+            try await waitFor(terminal, "“sunset” · page 2 of")
+            let output = terminal.output
+            let opening = try #require(output.range(of: "opening #3…"))
+            let header = try #require(output.range(of: "“sunset” · page 2 of"))
+            // The photo's lines came first, its picture a placeholder that
+            // says how far it got; the picture goes on for the cache.
+            let detail = output[opening.upperBound..<header.lowerBound]
+            #expect(detail.contains("owner: "), "the opened photo was not printed before page 2:\n\(detail)")
+            #expect(detail.contains("loading"), "no placeholder for the picture still coming:\n\(detail)")
+            #expect(viewModel.pages.value.count == 2)
+        }
+    }
+
     @Test func statusTextCountsThumbnailsBytesAndFailures() {
         let progress = DownloadProgress(total: 30, loaded: 24, failed: 1, cancelled: 0, bytes: 380 * 1024)
         #expect(StatusText.progress(progress) == "24/30 thumbnails · 380 KB · 1 failed")
