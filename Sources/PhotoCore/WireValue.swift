@@ -76,9 +76,12 @@ public indirect enum WireValue: Sendable, Equatable {
             let trimmed = text.trimmingCharacters(in: .whitespaces)
             guard !trimmed.isEmpty else { return nil }
             if let whole = Int(trimmed) { return whole }
-            let digits = trimmed.drop { $0 == "-" || $0 == "+" }
+            // One sign at most: "+-5" is no number, let alone one past Int's range.
+            let digits = trimmed.first == "-" || trimmed.first == "+" ? trimmed.dropFirst() : Substring(trimmed)
             guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                // "2.0", "1e3": the number's rule.
+                // "2.0", "1e3": the number's rule; only in decimal, as JSON
+                // writes numbers (Swift's Double would read "0x10" as 16).
+                guard trimmed.allSatisfy({ "0123456789+-.eE".contains($0) }) else { return nil }
                 return Double(trimmed).flatMap { WireValue.number($0).lenientInteger }
             }
             // Digits beyond Int's range: clamp rather than refuse.

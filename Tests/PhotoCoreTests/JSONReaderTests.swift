@@ -127,6 +127,13 @@ import Testing
         #expect(try read("2.5").lenientInteger == nil)
         #expect(try read(#""12 cats""#).lenientInteger == nil)
         #expect(try read(#""  42 ""#).lenientInteger == 42)
+        // Text that is no number is nil, not a clamp; and numbers are decimal.
+        for text in ["+-5", "--5", "-+99999999999999999999", "0x10", "0X1p4", "١٢", "１２", "5-", "e3", ""] {
+            #expect(try read("\"\(text)\"").lenientInteger == nil, "\(text)")
+        }
+        #expect(try read(#""+5""#).lenientInteger == 5)
+        #expect(try read(#""-0""#).lenientInteger == 0)
+        #expect(try read(#""1e3""#).lenientInteger == 1_000)
     }
 
     @Test func recordedJSONResponsesArePresent() {
