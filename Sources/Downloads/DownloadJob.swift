@@ -17,6 +17,12 @@ public final class DownloadJob: Sendable {
         public var tally: DownloadTally
         public var notes: [String] = []
         public var cancelled = false
+        /// Sidecars, and CREDITS.md, that could not be written: the credits
+        /// a work's licence asks for are missing too.
+        public var creditFilesMissing = 0
+
+        /// Something the person asked for is not in the folder (the exit status is 1).
+        public var isIncomplete: Bool { tally.isIncomplete || creditFilesMissing > 0 }
     }
 
     private let request: Request
@@ -43,6 +49,8 @@ public final class DownloadJob: Sendable {
         var naming: DownloadNaming
         /// Videos queued or being fetched (also counted in `tally.outstanding`).
         var pendingVideos = 0
+        /// Works whose sidecars could not be written.
+        var sidecarsMissing = 0
         var videoWorker: Task<Void, Never>?
     }
 
@@ -182,18 +190,19 @@ public final class DownloadJob: Sendable {
         }
         await state.withLockedValue({ $0.videoWorker })?.value
         await credits.written()
-        let (tally, cancelled) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled) }
+        var (tally, cancelled, missing) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled, $0.sidecarsMissing) }
         do {
             try credits.finish()
         } catch {
+            missing += 1
             notes.append("Could not write CREDITS.md: \(userMessage(for: error))")
         }
         do {
             try manifest.save()
         } catch {
-            notes.append("Could not write \(DownloadManifest.fileName), so a later run will fetch these files again: \(userMessage(for: error))")
+            notes.append("Could not write \(DownloadManifest.fileName), so a later run may not recognise these files: \(userMessage(for: error))")
         }
-        return Result(tally: tally, notes: notes, cancelled: cancelled)
+        return Result(tally: tally, notes: notes, cancelled: cancelled, creditFilesMissing: missing)
     }
 
     // MARK: - Pages
@@ -288,8 +297,11 @@ public final class DownloadJob: Sendable {
     /// file, and the image stays.
     private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool = false) {
         credits.recordSoon(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept) { [self] error in
-            reporter.imageSettled(
-                tally: state.withLockedValue { $0.tally }, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
+            let tally = state.withLockedValue { state in
+                state.sidecarsMissing += 1
+                return state.tally
+            }
+            reporter.imageSettled(tally: tally, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")
         }
     }
 

@@ -41,7 +41,7 @@ public struct DownloadReport: Encodable, Sendable {
         pagesNotFetched = tally.failedPages
         bytes = tally.bytes
         self.seconds = (seconds * 1000).rounded() / 1000
-        complete = !tally.isIncomplete && !result.cancelled
+        complete = !result.isIncomplete && !result.cancelled
         self.folder = folder.path
         self.collection = collection
         notes = result.notes

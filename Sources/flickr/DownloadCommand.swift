@@ -141,6 +141,6 @@ struct DownloadCommand: AsyncParsableCommand {
             if !json { print("Cancelled.") }
             throw ExitCode(130)
         }
-        if result.tally.isIncomplete { throw ExitCode(1) }
+        if result.isIncomplete { throw ExitCode(1) }
     }
 }

@@ -51,5 +51,34 @@ import Testing
         let result = await job.run()
         #expect(result.tally.downloaded == 2, "the images stay when a sidecar cannot be written")
         #expect(reporter.nextTransferStartedMeanwhile == true)
+        // The work's credits are missing: the exit status and `complete` say so.
+        #expect(result.creditFilesMissing == 1)
+        #expect(result.isIncomplete)
+    }
+
+    @Test func aCreditsFileThatCannotBeWrittenLeavesTheDownloadIncomplete() async throws {
+        let directory = try TemporaryDirectory()
+        let provider = CollectionProvider(titles: ["A", "B"])
+        let job = DownloadJob(
+            request: .init(
+                source: .collection(provider.album), pages: 1, perPage: 2, size: .square150, folder: directory.url, concurrency: 2,
+                sidecars: true, name: try FileNameTemplate("{index}")),
+            provider: provider, pipeline: ImageDownloadManager(fetcher: ScriptedImageFetcher()), reporter: SilentReporter())
+        try FileManager.default.createDirectory(at: directory.url.appendingPathComponent("CREDITS.md"), withIntermediateDirectories: false)
+
+        let result = await job.run()
+        #expect(result.tally.downloaded == 2)
+        #expect(!result.tally.isIncomplete, "every image is there")
+        #expect(result.creditFilesMissing == 1)
+        #expect(result.isIncomplete)
+        #expect(result.notes.contains { $0.hasPrefix("Could not write CREDITS.md") })
+        let report = DownloadReport(result, seconds: 1, folder: directory.url, collection: nil)
+        #expect(!report.complete)
+    }
+
+    private final class SilentReporter: DownloadReporter {
+        func pageStarted(_ number: Int, of last: Int, photos: Int, tally: DownloadTally) {}
+        func pageFailed(_ number: Int, reason: String, tally: DownloadTally) {}
+        func imageSettled(tally: DownloadTally, failure: String?) {}
     }
 }
