@@ -117,8 +117,11 @@ public struct DownloadFolder: Sendable {
     /// names another photo, or a file is there under it that no record
     /// accounts for (another tool's, or a run that kept none). Such a name
     /// is never overwritten nor taken for this photo's; the photo gets the
-    /// next numbered name.
-    func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest) -> Bool {
+    /// next numbered name. Except `ownName`: the name made of the photo's
+    /// own id, secret and size, which only this photo's file bears, whoever
+    /// saved it (an earlier run whose manifest and sidecars a full disk
+    /// lost, or another tool that names files as Flickr does).
+    func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest, ownName: String? = nil) -> Bool {
         // The manifest names this photo: its files are the photo's or absent,
         // so no look on disk is needed (a re-run of 300 works saves 900).
         if let record = manifest.earlier[baseName], record.provider == provider, record.id == photo.id { return false }
@@ -127,7 +130,7 @@ public struct DownloadFolder: Sendable {
             return mayHold(name) && FileManager.default.fileExists(atPath: url.appendingPathComponent(name, isDirectory: false).path)
         }
         guard present else { return false }
-        guard let record = record(baseName: baseName, manifest: manifest) else { return true }
+        guard let record = record(baseName: baseName, manifest: manifest) else { return baseName != ownName }
         return record.provider != provider || record.id != photo.id
     }
 
@@ -137,10 +140,14 @@ public struct DownloadFolder: Sendable {
     /// time is still the one recorded). A sidecar of an earlier version,
     /// with no hash, is trusted when the length matches and the file is
     /// whole. Nil means fetch it again.
+    /// With no record, a whole image under `ownName` (see `isTaken`) is
+    /// the photo's, and is kept.
     func keptFile(
-        baseName: String, for photo: Photo, provider: String, manifest: DownloadManifest
+        baseName: String, for photo: Photo, provider: String, manifest: DownloadManifest, ownName: String? = nil
     ) -> (file: String, record: DownloadManifest.Record)? {
-        guard let record = record(baseName: baseName, manifest: manifest), record.provider == provider, record.id == photo.id,
+        let known = record(baseName: baseName, manifest: manifest)
+        if known == nil, baseName == ownName, !photo.isVideo { return unrecordedImage(baseName: baseName, for: photo, provider: provider) }
+        guard let record = known, record.provider == provider, record.id == photo.id,
               let file = record.file, let bytes = record.bytes,
               // The record names a file of this name, never a path elsewhere.
               file.hasPrefix(baseName + "."), !file.utf8.contains(UInt8(ascii: "/")), mayHold(file),
@@ -161,6 +168,15 @@ public struct DownloadFolder: Sendable {
         else { return nil }
         current.sha256 = SHA256.hex(data)
         return (file, current)
+    }
+
+    /// The whole image saved as `baseName` with no record of it, and the record it gets.
+    private func unrecordedImage(baseName: String, for photo: Photo, provider: String) -> (file: String, record: DownloadManifest.Record)? {
+        guard let file = completeImage(baseName: baseName), let status = Self.status("\(path)/\(file)"),
+              let data = try? Data(contentsOf: url.appendingPathComponent(file, isDirectory: false), options: .mappedIfSafe),
+              data.count == status.size
+        else { return nil }
+        return (file, .init(provider: provider, id: photo.id, file: file, bytes: data.count, sha256: SHA256.hex(data), modified: status.modified))
     }
 
     /// Length and modification time of `path`, one `stat`.

@@ -245,9 +245,10 @@ public final class DownloadJob: Sendable {
         let files = self.files
         let manifest = self.manifest
         let providerID = provider.service.id
+        let ownName = ownName(of: photo)
         let name = state.withLockedValue { state in
             state.naming.baseName(for: photo, index: index) {
-                files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest)
+                files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest, ownName: ownName)
             }
         }
         if photo.isVideo {
@@ -273,13 +274,23 @@ public final class DownloadJob: Sendable {
     /// Counts the file already saved as `name` when it is still this photo's
     /// bytes (see `DownloadFolder.keptFile`), and credits it.
     private func keep(_ photo: Photo, named name: String) -> Bool {
-        guard let kept = files.keptFile(baseName: name, for: photo, provider: provider.service.id, manifest: manifest) else {
+        guard let kept = files.keptFile(
+            baseName: name, for: photo, provider: provider.service.id, manifest: manifest, ownName: ownName(of: photo))
+        else {
             return false
         }
         manifest.note(kept.record, baseName: name)
         credit(photo, baseName: name, file: kept.file, bytes: kept.record.bytes, sha256: kept.record.sha256, kept: true)
         record(.kept)
         return true
+    }
+
+    /// The name only `photo`'s file bears (see `DownloadFolder.isTaken`):
+    /// with no `--name`, its id, secret and size. Nil with a template, and
+    /// for a photo without a secret: ids alone may repeat across providers.
+    private func ownName(of photo: Photo) -> String? {
+        guard request.name == nil, let secret = photo.providerKeys["secret"], !secret.isEmpty else { return nil }
+        return DownloadFolder.baseName(for: photo, size: request.size)
     }
 
     /// Writes `data` as `file`, notes what it is in the manifest, and credits it.

@@ -102,6 +102,32 @@ import FlickrService
         #expect(images(in: directory).map(\.lastPathComponent) == ["Sunset (2).jpg", "Sunset.jpg"])
     }
 
+    @Test func aWholeImageUnderThePhotosOwnNameIsKeptWhenItsRecordsAreLost() async throws {
+        let directory = try TemporaryDirectory()
+        let provider = CollectionProvider(titles: ["A", "B", "C"])
+        _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1)).run()
+        // What a full disk can leave: the images, no manifest, no sidecars;
+        // and one image cut short.
+        for file in directory.allFiles() where file.pathExtension != "jpg" { try FileManager.default.removeItem(at: file) }
+        let cut = directory.url.appendingPathComponent("3_s3_q.jpg")
+        let whole = try Data(contentsOf: cut)
+        try whole.prefix(whole.count / 2).write(to: cut)
+
+        let fetcher = ScriptedImageFetcher()
+        let result = await (try job(provider, folder: directory.url, fetcher: fetcher, name: nil, pages: 1)).run()
+        #expect(result.tally.kept == 2, "the whole ones are the photos' own, by their names")
+        #expect(result.tally.downloaded == 1, "the cut one is fetched again")
+        #expect(fetcher.started.map(\.lastPathComponent) == ["3_q.jpg"])
+        #expect(images(in: directory).map(\.lastPathComponent) == ["1_s1_q.jpg", "2_s2_q.jpg", "3_s3_q.jpg"], "no second copies")
+        #expect(try Data(contentsOf: cut) == whole)
+        let names = Set(directory.allFiles().map(\.lastPathComponent))
+        #expect(names.isSuperset(of: ["1_s1_q.json", "1_s1_q.xmp", "3_s3_q.json", "CREDITS.md", ".flickr-manifest.json"]), "credited again")
+
+        // Recorded now: a third run keeps all three without reading them.
+        let third = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1)).run()
+        #expect(third.tally.kept == 3)
+    }
+
     @Test func sidecarsFollowTheChosenName() async throws {
         let directory = try TemporaryDirectory()
         let provider = CollectionProvider(titles: ["Tram 28"])
