@@ -271,19 +271,24 @@ final class PagePrinter {
     }
 
     private func printCells(_ cells: [ImageModel], generation: Int, layout: FlickrTerminalView.Layout? = nil) async {
-        // Geometry is read per job, so a resize applies from the next page on.
-        let geometry = geometry(for: cells, layout: layout)
+        // A page's rows can take seconds on a slow line: a resize meanwhile
+        // applies to the rows printed after it (those printed stay as they are).
+        var size = terminal.size
+        var geometry = geometry(for: cells, layout: layout)
         if layout == nil { tellThumbnailNeed(geometry) }
         preheater.cancel(ifPreheating: cells[...])
-        let perRow = geometry.cellsPerRow
         let showsImages = geometry.graphics.showsImages
         var start = 0
+        // Cells before this were waited for (and the late ones will be redrawn).
+        var waitedThrough = 0
         while start < cells.count {
+            let perRow = geometry.cellsPerRow
             let rowEnd = min(start + perRow, cells.count)
-            if showsImages, !isHurried(generation) {
+            if showsImages, !isHurried(generation), rowEnd > waitedThrough {
                 // A stalled image does not hold the page: its row is drawn
                 // with the cell's placeholder, and the cell again once it settles.
-                let late = await waitForRow(Array(cells[start..<rowEnd]), watching: cells)
+                let late = await waitForRow(Array(cells[max(start, waitedThrough)..<rowEnd]), watching: cells)
+                waitedThrough = rowEnd
                 // Hurried: the person moved on, and a redraw would land among
                 // what they asked for next. The thumbnail still reaches the cache.
                 if !isHurried(generation) {
@@ -291,6 +296,14 @@ final class PagePrinter {
                 }
             }
             guard isLive(generation) else { return }
+            if terminal.size != size {
+                // Resized while the row waited: lay it out again at the new
+                // size (its cells, settled or late, are known by now).
+                size = terminal.size
+                geometry = self.geometry(for: cells, layout: layout)
+                if layout == nil { tellThumbnailNeed(geometry) }
+                continue
+            }
             // The next row and every whole row already settled after it
             // render as one batch across the cores; hurried, every row left.
             var end = showsImages && !isHurried(generation) ? rowEnd : cells.count

@@ -1,8 +1,8 @@
 import FlickrViewModels
 
-/// The layout one page is printed with, fixed when its printing starts (a
-/// resize applies from the next page on). Printing and preheating share it,
-/// so a picture rendered ahead is the one the page asks for.
+/// The layout a page's rows are printed with, read when its printing
+/// starts and again after a resize. Printing and preheating share it, so a
+/// picture rendered ahead is the one the page asks for.
 struct PageGeometry {
     let layout: FlickrTerminalView.Layout
     let graphics: TerminalGraphics

@@ -228,6 +228,40 @@ import Testing
         }
     }
 
+    @Test func rowsPrintedAfterAResizeFitTheNewWidth() async throws {
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
+            terminal.type("sunset")
+            try await waitFor(terminal, "“sunset” · page 1 of")
+            // The rows wait for thumbnails that never come; the window narrows meanwhile.
+            let mark = terminal.output.utf8.count
+            let printedSince = { String(decoding: terminal.output.utf8.dropFirst(mark), as: UTF8.self) }
+            terminal.resize(to: TerminalSize(columns: 50, rows: 40))
+            let last = try #require(viewModel.pages.value.first?.cells.last)
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(90)
+            while !Self.labels(last, in: printedSince()[...]) {
+                guard clock.now < deadline else {
+                    Issue.record("the page's last row never came:\n\(terminal.output)")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            let printed = printedSince()
+            let widest = Self.visibleLines(printed).map(\.count).max() ?? 0
+            #expect(widest > 0)
+            #expect(widest <= 50, "a row printed after the resize is \(widest) columns wide:\n\(Self.visibleLines(printed).joined(separator: "\n"))")
+        }
+    }
+
+    /// The lines of `text` as they show, escape sequences (CSI, OSC) removed.
+    private static func visibleLines(_ text: String) -> [String] {
+        let stripped = text
+            .replacingOccurrences(of: "\u{1B}\\][^\u{07}\u{1B}]*(\u{07}|\u{1B}\\\\)", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[ -/]*[@-~]", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\r", with: "")
+        return stripped.components(separatedBy: "\n")
+    }
+
     @Test func statusTextCountsThumbnailsBytesAndFailures() {
         let progress = DownloadProgress(total: 30, loaded: 24, failed: 1, cancelled: 0, bytes: 380 * 1024)
         #expect(StatusText.progress(progress) == "24/30 thumbnails · 380 KB · 1 failed")
