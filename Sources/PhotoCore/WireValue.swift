@@ -64,6 +64,8 @@ public indirect enum WireValue: Sendable, Equatable {
         case .integer(let value):
             return value
         case .number(let value):
+            // Past even Double's range ("1e400"): as past Int's, it clamps.
+            if value.isInfinite { return value > 0 ? .max : .min }
             guard value.isFinite, value.rounded(.towardZero) == value else { return nil }
             if value >= Double(Int.max) { return .max }
             if value <= Double(Int.min) { return .min }

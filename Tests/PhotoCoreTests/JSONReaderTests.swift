@@ -134,6 +134,8 @@ import Testing
         #expect(try read(#""+5""#).lenientInteger == 5)
         #expect(try read(#""-0""#).lenientInteger == 0)
         #expect(try read(#""1e3""#).lenientInteger == 1_000)
+        #expect(try read(#""1e400""#).lenientInteger == .max)
+        #expect(try read(#""-1e400""#).lenientInteger == .min)
     }
 
     @Test func recordedJSONResponsesArePresent() {
