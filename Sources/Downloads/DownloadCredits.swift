@@ -89,9 +89,16 @@ final class DownloadCredits: Sendable {
         let when = earlierJSON.flatMap(Self.retrieved(in:)) ?? retrieved.formatted(.iso8601)
         let json = try Self.json(Sidecar(photo, provider: provider.service.id, file: file, bytes: bytes, sha256: sha256, size: size, pageURL: pageURL,
                                           attribution: line, retrieved: when))
-        if json != earlierJSON { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) }
+        // Each sidecar is tried even when the other cannot be written.
+        var failure: AtomicFileError?
+        if json != earlierJSON {
+            do { try AtomicFile.write(json, to: jsonURL, permissions: 0o666) } catch { failure = error }
+        }
         let xmp = Data(Self.xmp(photo, pageURL: pageURL, attribution: line).utf8)
-        if !kept || (try? Data(contentsOf: xmpURL)) != xmp { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) }
+        if !kept || (try? Data(contentsOf: xmpURL)) != xmp {
+            do { try AtomicFile.write(xmp, to: xmpURL, permissions: 0o666) } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
         if let jsonStatus = DownloadManifest.FileStatus(of: jsonPath), let xmpStatus = DownloadManifest.FileStatus(of: xmpPath) {
             manifest?.note(sidecars: .init(inputs: inputs, files: [jsonStatus, xmpStatus]), baseName: baseName)
         }

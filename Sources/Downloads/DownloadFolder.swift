@@ -120,7 +120,9 @@ public struct DownloadFolder: Sendable {
     /// next numbered name. Except `ownName`: the name made of the photo's
     /// own id, secret and size, which only this photo's file bears, whoever
     /// saved it (an earlier run whose manifest and sidecars a full disk
-    /// lost, or another tool that names files as Flickr does).
+    /// lost, or another tool that names files as Flickr does). It stays the
+    /// photo's when its bytes prove to be the photo's once fetched (see
+    /// `mayReplaceUnrecorded`); otherwise the photo gets the next name then.
     func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest, ownName: String? = nil) -> Bool {
         // The manifest names this photo: its files are the photo's or absent,
         // so no look on disk is needed (a re-run of 300 works saves 900).
@@ -130,7 +132,10 @@ public struct DownloadFolder: Sendable {
             return mayHold(name) && FileManager.default.fileExists(atPath: url.appendingPathComponent(name, isDirectory: false).path)
         }
         guard present else { return false }
-        guard let record = record(baseName: baseName, manifest: manifest) else { return baseName != ownName }
+        guard let record = record(baseName: baseName, manifest: manifest) else {
+            // Once the photo was saved under another name beside that file, it is found there.
+            return baseName != ownName || manifest.recordsPhoto(photo.id, provider: provider)
+        }
         return record.provider != provider || record.id != photo.id
     }
 
@@ -140,14 +145,10 @@ public struct DownloadFolder: Sendable {
     /// time is still the one recorded). A sidecar of an earlier version,
     /// with no hash, is trusted when the length matches and the file is
     /// whole. Nil means fetch it again.
-    /// With no record, a whole image under `ownName` (see `isTaken`) is
-    /// the photo's, and is kept.
     func keptFile(
-        baseName: String, for photo: Photo, provider: String, manifest: DownloadManifest, ownName: String? = nil
+        baseName: String, for photo: Photo, provider: String, manifest: DownloadManifest
     ) -> (file: String, record: DownloadManifest.Record)? {
-        let known = record(baseName: baseName, manifest: manifest)
-        if known == nil, baseName == ownName, !photo.isVideo { return unrecordedImage(baseName: baseName, for: photo, provider: provider) }
-        guard let record = known, record.provider == provider, record.id == photo.id,
+        guard let record = record(baseName: baseName, manifest: manifest), record.provider == provider, record.id == photo.id,
               let file = record.file, let bytes = record.bytes,
               // The record names a file of this name, never a path elsewhere.
               file.hasPrefix(baseName + "."), !file.utf8.contains(UInt8(ascii: "/")), mayHold(file),
@@ -170,13 +171,29 @@ public struct DownloadFolder: Sendable {
         return (file, current)
     }
 
-    /// The whole image saved as `baseName` with no record of it, and the record it gets.
-    private func unrecordedImage(baseName: String, for photo: Photo, provider: String) -> (file: String, record: DownloadManifest.Record)? {
-        guard let file = completeImage(baseName: baseName), let status = Self.status("\(path)/\(file)"),
-              let data = try? Data(contentsOf: url.appendingPathComponent(file, isDirectory: false), options: .mappedIfSafe),
-              data.count == status.size
-        else { return nil }
-        return (file, .init(provider: provider, id: photo.id, file: file, bytes: data.count, sha256: SHA256.hex(data), modified: status.modified))
+    /// Whether the files under `baseName` that nothing recorded may give way
+    /// to `data` saved as `file`: each is a regular file (no link, no
+    /// folder), the one named `file` holds exactly these bytes, and the
+    /// others are sidecars. Anything else is not this photo's to replace.
+    func mayReplaceUnrecorded(baseName: String, with data: Data, as file: String) -> Bool {
+        for ext in Self.ownExtensions {
+            let name = baseName + "." + ext
+            guard mayHold(name) else { continue }
+            let target = "\(path)/\(name)"
+            var info = stat()
+            guard lstat(target, &info) == 0 else { continue }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { return false }
+            if name == file {
+                // The length first: a 2 GB file under the name is not read.
+                guard Int(info.st_size) == data.count,
+                      let there = try? Data(contentsOf: URL(fileURLWithPath: target, isDirectory: false), options: .mappedIfSafe),
+                      there == data
+                else { return false }
+            } else if ext != "json" && ext != "xmp" {
+                return false
+            }
+        }
+        return true
     }
 
     /// Length and modification time of `path`, one `stat`.

@@ -49,8 +49,9 @@ public final class DownloadJob: Sendable {
         var naming: DownloadNaming
         /// Videos queued or being fetched (also counted in `tally.outstanding`).
         var pendingVideos = 0
-        /// Works whose sidecars could not be written.
+        /// Works whose sidecars could not be written, and the first reason.
         var sidecarsMissing = 0
+        var sidecarFailure: String?
         var videoWorker: Task<Void, Never>?
     }
 
@@ -190,7 +191,14 @@ public final class DownloadJob: Sendable {
         }
         await state.withLockedValue({ $0.videoWorker })?.value
         await credits.written()
-        var (tally, cancelled, missing) = state.withLockedValue { ($0.tally.stopped(), $0.cancelled, $0.sidecarsMissing) }
+        let (tally, cancelled, sidecarsMissing, sidecarFailure) = state.withLockedValue {
+            ($0.tally.stopped(), $0.cancelled, $0.sidecarsMissing, $0.sidecarFailure)
+        }
+        var missing = sidecarsMissing
+        if let sidecarFailure {
+            notes.append(missing == 1 ? "The sidecars of 1 work could not be written: \(sidecarFailure)"
+                                      : "The sidecars of \(missing) works could not be written; the first: \(sidecarFailure)")
+        }
         do {
             try credits.finish()
         } catch {
@@ -274,9 +282,7 @@ public final class DownloadJob: Sendable {
     /// Counts the file already saved as `name` when it is still this photo's
     /// bytes (see `DownloadFolder.keptFile`), and credits it.
     private func keep(_ photo: Photo, named name: String) -> Bool {
-        guard let kept = files.keptFile(
-            baseName: name, for: photo, provider: provider.service.id, manifest: manifest, ownName: ownName(of: photo))
-        else {
+        guard let kept = files.keptFile(baseName: name, for: photo, provider: provider.service.id, manifest: manifest) else {
             return false
         }
         manifest.note(kept.record, baseName: name)
@@ -286,15 +292,27 @@ public final class DownloadJob: Sendable {
     }
 
     /// The name only `photo`'s file bears (see `DownloadFolder.isTaken`):
-    /// with no `--name`, its id, secret and size. Nil with a template, and
-    /// for a photo without a secret: ids alone may repeat across providers.
+    /// with no `--name`, an image's id, secret and size. Nil with a
+    /// template, for a video, and for a photo without a secret: ids alone
+    /// may repeat across providers.
     private func ownName(of photo: Photo) -> String? {
-        guard request.name == nil, let secret = photo.providerKeys["secret"], !secret.isEmpty else { return nil }
+        guard request.name == nil, !photo.isVideo, let secret = photo.providerKeys["secret"], !secret.isEmpty else { return nil }
         return DownloadFolder.baseName(for: photo, size: request.size)
     }
 
     /// Writes `data` as `file`, notes what it is in the manifest, and credits it.
     private func save(_ data: Data, for photo: Photo, baseName: String, file: String) throws {
+        var (baseName, file) = (baseName, file)
+        if baseName == ownName(of: photo), files.record(baseName: baseName, manifest: manifest) == nil,
+           !files.mayReplaceUnrecorded(baseName: baseName, with: data, as: file) {
+            // What is there under the photo's own name is not its bytes: it
+            // stays, and the photo takes the next name, as beside any other file.
+            let (files, manifest, providerID, extensionPart) = (files, manifest, provider.service.id, file.dropFirst(baseName.count))
+            baseName = state.withLockedValue { state in
+                state.naming.numbered(baseName) { files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest) }
+            }
+            file = baseName + extensionPart
+        }
         try files.write(data, named: file)
         let digest = SHA256.hex(data)
         let modified = DownloadFolder.status(files.url.appendingPathComponent(file, isDirectory: false).path)?.modified
@@ -308,8 +326,10 @@ public final class DownloadJob: Sendable {
     /// file, and the image stays.
     private func credit(_ photo: Photo, baseName: String, file: String, bytes: Int?, sha256: String?, kept: Bool = false) {
         credits.recordSoon(photo, baseName: baseName, file: file, bytes: bytes, sha256: sha256, kept: kept) { [self] error in
+            let reason = "\(baseName): \(userMessage(for: error))"
             let tally = state.withLockedValue { state in
                 state.sidecarsMissing += 1
+                state.sidecarFailure = state.sidecarFailure ?? reason
                 return state.tally
             }
             reporter.imageSettled(tally: tally, failure: "\(baseName): sidecar not written: \(userMessage(for: error))")

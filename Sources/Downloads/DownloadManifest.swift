@@ -69,6 +69,8 @@ final class DownloadManifest: Sendable {
     private let url: URL
     /// What the folder held when the job began, read on first use (see `load`).
     private let loaded = NIOLockedValueBox<Contents?>(nil)
+    /// The earlier records' photos, by provider and id, made on first use.
+    private let recorded = NIOLockedValueBox<Set<String>?>(nil)
     /// This run's files, written over the earlier ones at the end, and CREDITS.md.
     private let written = NIOLockedValueBox<(files: [String: Record], credits: Stamp?)>(([:], nil))
 
@@ -94,6 +96,18 @@ final class DownloadManifest: Sendable {
 
     /// The files the folder held when the job began.
     var earlier: [String: Record] { contents.files }
+
+    /// Whether the folder held a file of this photo when the job began,
+    /// under whichever name.
+    func recordsPhoto(_ id: String, provider: String) -> Bool {
+        let key = provider + "\u{0}" + id
+        return recorded.withLockedValue { recorded in
+            if let known = recorded { return known.contains(key) }
+            let known = Set(contents.files.values.map { $0.provider + "\u{0}" + $0.id })
+            recorded = known
+            return known.contains(key)
+        }
+    }
     /// CREDITS.md when the job began.
     var earlierCredits: Stamp? { contents.credits }
 

@@ -26,12 +26,18 @@ struct DownloadNaming: Sendable {
     mutating func baseName(for photo: Photo, index: Int, isTaken: (String) -> Bool) -> String {
         let wanted = template.map { $0.name(for: .init(photo: photo, index: index, album: album)) }
             ?? DownloadFolder.baseName(for: photo, size: size)
-        var candidate = wanted
-        var number = 1
-        while used.contains(Self.key(candidate)) || isTaken(candidate) {
-            number += 1
-            candidate = "\(wanted) (\(number))"
-        }
+        if used.contains(Self.key(wanted)) || isTaken(wanted) { return numbered(wanted, isTaken: isTaken) }
+        used.insert(Self.key(wanted))
+        return wanted
+    }
+
+    /// The first of `name (2)`, `name (3)`… free in this run and in the
+    /// folder: for a photo whose name is used, or whose file under it proved
+    /// to be something else.
+    mutating func numbered(_ name: String, isTaken: (String) -> Bool) -> String {
+        var number = 2
+        while used.contains(Self.key("\(name) (\(number))")) || isTaken("\(name) (\(number))") { number += 1 }
+        let candidate = "\(name) (\(number))"
         used.insert(Self.key(candidate))
         return candidate
     }

@@ -102,30 +102,41 @@ import FlickrService
         #expect(images(in: directory).map(\.lastPathComponent) == ["Sunset (2).jpg", "Sunset.jpg"])
     }
 
-    @Test func aWholeImageUnderThePhotosOwnNameIsKeptWhenItsRecordsAreLost() async throws {
+    @Test func anUnrecordedFileUnderThePhotosOwnNameGivesWayOnlyToTheSameBytes() async throws {
         let directory = try TemporaryDirectory()
-        let provider = CollectionProvider(titles: ["A", "B", "C"])
-        _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1)).run()
-        // What a full disk can leave: the images, no manifest, no sidecars;
-        // and one image cut short.
+        let provider = CollectionProvider(titles: ["A", "B", "C", "D", "E"])
+        _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 5)).run()
+        // What a full disk can leave: the images, no manifest, no sidecars.
         for file in directory.allFiles() where file.pathExtension != "jpg" { try FileManager.default.removeItem(at: file) }
-        let cut = directory.url.appendingPathComponent("3_s3_q.jpg")
-        let whole = try Data(contentsOf: cut)
-        try whole.prefix(whole.count / 2).write(to: cut)
+        // And under three of the names, what is not the photo: other bytes,
+        // a folder, and a link to the photo's very bytes elsewhere.
+        let url = { (name: String) in directory.url.appendingPathComponent(name) }
+        let notes = Data("notes of my own".utf8)
+        try notes.write(to: url("3_s3_q.jpg"))
+        try FileManager.default.removeItem(at: url("4_s4_q.jpg"))
+        try FileManager.default.createDirectory(at: url("4_s4_q.jpg"), withIntermediateDirectories: false)
+        let elsewhere = try TemporaryDirectory()
+        try FileManager.default.moveItem(at: url("5_s5_q.jpg"), to: elsewhere.url.appendingPathComponent("5.jpg"))
+        try FileManager.default.createSymbolicLink(at: url("5_s5_q.jpg"), withDestinationURL: elsewhere.url.appendingPathComponent("5.jpg"))
 
-        let fetcher = ScriptedImageFetcher()
-        let result = await (try job(provider, folder: directory.url, fetcher: fetcher, name: nil, pages: 1)).run()
-        #expect(result.tally.kept == 2, "the whole ones are the photos' own, by their names")
-        #expect(result.tally.downloaded == 1, "the cut one is fetched again")
-        #expect(fetcher.started.map(\.lastPathComponent) == ["3_q.jpg"])
-        #expect(images(in: directory).map(\.lastPathComponent) == ["1_s1_q.jpg", "2_s2_q.jpg", "3_s3_q.jpg"], "no second copies")
-        #expect(try Data(contentsOf: cut) == whole)
+        let result = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 5)).run()
+        #expect(result.tally.downloaded == 5)
+        #expect(!result.isIncomplete)
         let names = Set(directory.allFiles().map(\.lastPathComponent))
-        #expect(names.isSuperset(of: ["1_s1_q.json", "1_s1_q.xmp", "3_s3_q.json", "CREDITS.md", ".flickr-manifest.json"]), "credited again")
+        // The photos' own bytes were there: no second copy, and credited again.
+        #expect(names.isSuperset(of: ["1_s1_q.jpg", "1_s1_q.json", "1_s1_q.xmp", "2_s2_q.jpg", "CREDITS.md", ".flickr-manifest.json"]))
+        #expect(!names.contains("1_s1_q (2).jpg"))
+        // The rest stays as it was, and those photos take the next name.
+        #expect(try Data(contentsOf: url("3_s3_q.jpg")) == notes)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: url("4_s4_q.jpg").path)) == [])
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: url("5_s5_q.jpg").path)) != nil)
+        #expect(names.isSuperset(of: ["3_s3_q (2).jpg", "4_s4_q (2).jpg", "5_s5_q (2).jpg"]))
 
-        // Recorded now: a third run keeps all three without reading them.
-        let third = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1)).run()
-        #expect(third.tally.kept == 3)
+        // Recorded now: a third run keeps all five and fetches nothing.
+        let fetcher = ScriptedImageFetcher()
+        let third = await (try job(provider, folder: directory.url, fetcher: fetcher, name: nil, pages: 1, perPage: 5)).run()
+        #expect(third.tally.kept == 5)
+        #expect(fetcher.started.isEmpty)
     }
 
     @Test func sidecarsFollowTheChosenName() async throws {

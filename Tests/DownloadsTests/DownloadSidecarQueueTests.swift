@@ -51,9 +51,12 @@ import Testing
         let result = await job.run()
         #expect(result.tally.downloaded == 2, "the images stay when a sidecar cannot be written")
         #expect(reporter.nextTransferStartedMeanwhile == true)
-        // The work's credits are missing: the exit status and `complete` say so.
+        // The work's credits are missing: the exit status, `complete` and a note say so.
         #expect(result.creditFilesMissing == 1)
         #expect(result.isIncomplete)
+        #expect(result.notes.contains { $0.hasPrefix("The sidecars of 1 work could not be written: 1:") }, "\(result.notes)")
+        // Its other sidecar was still written.
+        #expect(FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("1.xmp").path))
     }
 
     @Test func aCreditsFileThatCannotBeWrittenLeavesTheDownloadIncomplete() async throws {
