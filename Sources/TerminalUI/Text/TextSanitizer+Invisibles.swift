@@ -23,7 +23,10 @@ extension TextSanitizer {
                 }
                 let value = decided[index].scalar.value
                 if value == zeroWidthJoiner {
-                    let joins = index > 0 && endsEmoji(decided[index - 1].scalar)
+                    // What it follows must stay too: a cancel tag ends an
+                    // emoji only in a flag kept whole (a stray run is dropped,
+                    // and a second pass would then drop the joiner).
+                    let joins = index > 0 && decided[index - 1].action != .drop && endsEmoji(decided[index - 1].scalar)
                         && index + 1 < decided.count && startsEmoji(decided[index + 1].scalar)
                     decided[index].action = joins ? .keep : .drop
                     index += 1

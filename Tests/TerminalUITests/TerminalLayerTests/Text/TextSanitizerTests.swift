@@ -16,6 +16,23 @@ import Testing
         #expect(TextSanitizer.sanitize(line, maximumLength: 40) == line)
     }
 
+    /// Found by `FUZZ_SECONDS=60 Scripts/fuzz`: a joiner after a run of
+    /// tag characters that is no flag was kept (the cancel tag ends a
+    /// flag), the run dropped, and a second pass dropped the joiner.
+    @Test func sanitisingTheFuzzersStrayTagsLineTwiceChangesNothing() throws {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("FuzzFindings/title-idempotent-2.txt")
+        let text = String(decoding: try Data(contentsOf: file).dropFirst(), as: UTF8.self)
+        let line = TextSanitizer.sanitize(text, maximumLength: 40)
+        #expect(TextSanitizer.sanitize(line, maximumLength: 40) == line)
+    }
+
+    @Test func aJoinerAfterDroppedTagsIsDroppedToo() {
+        let line = TextSanitizer.sanitize("pD\u{E0067}\u{E007F}\u{200D}\u{1F464}")
+        #expect(line == "pD\u{1F464}")
+        #expect(TextSanitizer.sanitize(line) == line)
+    }
+
     /// The same in a few characters: a joiner kept before an emoji is not
     /// kept at the end of a cut line.
     @Test func aCutNeverEndsOnAJoiner() {
