@@ -127,9 +127,11 @@ public struct DownloadFolder: Sendable {
         // The manifest names this photo: its files are the photo's or absent,
         // so no look on disk is needed (a re-run of 300 works saves 900).
         if let record = manifest.earlier[baseName], record.provider == provider, record.id == photo.id { return false }
+        // Anything there counts, a dangling link too (`fileExists` follows links).
         let present = Self.ownExtensions.contains { ext in
             let name = baseName + "." + ext
-            return mayHold(name) && FileManager.default.fileExists(atPath: url.appendingPathComponent(name, isDirectory: false).path)
+            var info = stat()
+            return mayHold(name) && lstat("\(path)/\(name)", &info) == 0
         }
         guard present else { return false }
         guard let record = record(baseName: baseName, manifest: manifest) else {
@@ -172,9 +174,9 @@ public struct DownloadFolder: Sendable {
     }
 
     /// Whether the files under `baseName` that nothing recorded may give way
-    /// to `data` saved as `file`: each is a regular file (no link, no
-    /// folder), the one named `file` holds exactly these bytes, and the
-    /// others are sidecars. Anything else is not this photo's to replace.
+    /// to `data` saved as `file`: the one there is `file` alone, a regular
+    /// file (no link, no folder) holding exactly these bytes. Anything else
+    /// (a sidecar of someone else's, say) is not this photo's to replace.
     func mayReplaceUnrecorded(baseName: String, with data: Data, as file: String) -> Bool {
         for ext in Self.ownExtensions {
             let name = baseName + "." + ext
@@ -182,16 +184,11 @@ public struct DownloadFolder: Sendable {
             let target = "\(path)/\(name)"
             var info = stat()
             guard lstat(target, &info) == 0 else { continue }
-            guard (info.st_mode & S_IFMT) == S_IFREG else { return false }
-            if name == file {
-                // The length first: a 2 GB file under the name is not read.
-                guard Int(info.st_size) == data.count,
-                      let there = try? Data(contentsOf: URL(fileURLWithPath: target, isDirectory: false), options: .mappedIfSafe),
-                      there == data
-                else { return false }
-            } else if ext != "json" && ext != "xmp" {
-                return false
-            }
+            // The length first: a 2 GB file under the name is not read.
+            guard name == file, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count,
+                  let there = try? Data(contentsOf: URL(fileURLWithPath: target, isDirectory: false), options: .mappedIfSafe),
+                  there == data
+            else { return false }
         }
         return true
     }

@@ -104,8 +104,8 @@ import FlickrService
 
     @Test func anUnrecordedFileUnderThePhotosOwnNameGivesWayOnlyToTheSameBytes() async throws {
         let directory = try TemporaryDirectory()
-        let provider = CollectionProvider(titles: ["A", "B", "C", "D", "E"])
-        _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 5)).run()
+        let provider = CollectionProvider(titles: ["A", "B", "C", "D", "E", "F", "G"])
+        _ = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 7)).run()
         // What a full disk can leave: the images, no manifest, no sidecars.
         for file in directory.allFiles() where file.pathExtension != "jpg" { try FileManager.default.removeItem(at: file) }
         // And under three of the names, what is not the photo: other bytes,
@@ -118,9 +118,14 @@ import FlickrService
         let elsewhere = try TemporaryDirectory()
         try FileManager.default.moveItem(at: url("5_s5_q.jpg"), to: elsewhere.url.appendingPathComponent("5.jpg"))
         try FileManager.default.createSymbolicLink(at: url("5_s5_q.jpg"), withDestinationURL: elsewhere.url.appendingPathComponent("5.jpg"))
+        // The photo's bytes, but beside a NAME.json of someone else's; and a link to nothing.
+        let mine = Data(#"{"mine": true}"#.utf8)
+        try mine.write(to: url("6_s6_q.json"))
+        try FileManager.default.removeItem(at: url("7_s7_q.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: url("7_s7_q.jpg").path, withDestinationPath: "/nonexistent/7.jpg")
 
-        let result = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 5)).run()
-        #expect(result.tally.downloaded == 5)
+        let result = await (try job(provider, folder: directory.url, fetcher: ScriptedImageFetcher(), name: nil, pages: 1, perPage: 7)).run()
+        #expect(result.tally.downloaded == 7)
         #expect(!result.isIncomplete)
         let names = Set(directory.allFiles().map(\.lastPathComponent))
         // The photos' own bytes were there: no second copy, and credited again.
@@ -130,12 +135,14 @@ import FlickrService
         #expect(try Data(contentsOf: url("3_s3_q.jpg")) == notes)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: url("4_s4_q.jpg").path)) == [])
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: url("5_s5_q.jpg").path)) != nil)
-        #expect(names.isSuperset(of: ["3_s3_q (2).jpg", "4_s4_q (2).jpg", "5_s5_q (2).jpg"]))
+        #expect(try Data(contentsOf: url("6_s6_q.json")) == mine)
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: url("7_s7_q.jpg").path)) == "/nonexistent/7.jpg")
+        #expect(names.isSuperset(of: ["3_s3_q (2).jpg", "4_s4_q (2).jpg", "5_s5_q (2).jpg", "6_s6_q (2).jpg", "7_s7_q (2).jpg"]))
 
-        // Recorded now: a third run keeps all five and fetches nothing.
+        // Recorded now: a third run keeps all seven and fetches nothing.
         let fetcher = ScriptedImageFetcher()
-        let third = await (try job(provider, folder: directory.url, fetcher: fetcher, name: nil, pages: 1, perPage: 5)).run()
-        #expect(third.tally.kept == 5)
+        let third = await (try job(provider, folder: directory.url, fetcher: fetcher, name: nil, pages: 1, perPage: 7)).run()
+        #expect(third.tally.kept == 7)
         #expect(fetcher.started.isEmpty)
     }
 
