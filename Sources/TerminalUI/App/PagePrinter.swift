@@ -37,6 +37,9 @@ final class PagePrinter {
     /// one printing: while any waits, the page printing stops waiting for
     /// thumbnails and prints its rows with what they have.
     private var hurryingJobs = 0
+    /// Counts the jobs the person has asked for: a late cell is redrawn
+    /// only while nothing was asked for since its row printed.
+    private var askedFor = 0
     /// The generation of results replaced while their page was printing:
     /// that page's job prints its remaining rows at once, then ends.
     private var flushingGeneration: Int?
@@ -143,10 +146,12 @@ final class PagePrinter {
         }
     }
 
-    /// Prints `cells` again once they settle (after `/retry`).
-    func reprint(_ cells: [ImageModel]) {
+    /// Prints `cells` again once they settle (after `/retry`), numbered as
+    /// on a page whose numbers are `numberWidth` digits wide (by default
+    /// as wide as the last of them).
+    func reprint(_ cells: [ImageModel], numberWidth: Int? = nil) {
         enqueue { printer, generation in
-            await printer.printCells(cells, generation: generation)
+            await printer.printCells(cells, generation: generation, numberWidth: numberWidth)
         }
     }
 
@@ -169,6 +174,7 @@ final class PagePrinter {
         let generation = self.generation
         if hurrying {
             hurryingJobs += 1
+            askedFor += 1
             rowWait?.cancel()
             pictureWait?.cancel()
         }
@@ -226,8 +232,8 @@ final class PagePrinter {
             size: terminal.size, numberWidth: numberWidth)
     }
 
-    private func geometry(for cells: [ImageModel], layout: FlickrTerminalView.Layout? = nil) -> PageGeometry {
-        geometry(numberWidth: String(cells.last?.number ?? 1).count, layout: layout)
+    private func geometry(for cells: [ImageModel], layout: FlickrTerminalView.Layout? = nil, numberWidth: Int? = nil) -> PageGeometry {
+        geometry(numberWidth: numberWidth ?? String(cells.last?.number ?? 1).count, layout: layout)
     }
 
     /// Pages made from now on get images sized for this layout.
@@ -270,11 +276,13 @@ final class PagePrinter {
         }
     }
 
-    private func printCells(_ cells: [ImageModel], generation: Int, layout: FlickrTerminalView.Layout? = nil) async {
+    private func printCells(
+        _ cells: [ImageModel], generation: Int, layout: FlickrTerminalView.Layout? = nil, numberWidth: Int? = nil
+    ) async {
         // A page's rows can take seconds on a slow line: a resize meanwhile
         // applies to the rows printed after it (those printed stay as they are).
         var size = terminal.size
-        var geometry = geometry(for: cells, layout: layout)
+        var geometry = geometry(for: cells, layout: layout, numberWidth: numberWidth)
         if layout == nil { tellThumbnailNeed(geometry) }
         preheater.cancel(ifPreheating: cells[...])
         let showsImages = geometry.graphics.showsImages
@@ -292,7 +300,8 @@ final class PagePrinter {
                 // Hurried: the person moved on, and a redraw would land among
                 // what they asked for next. The thumbnail still reaches the cache.
                 if !isHurried(generation) {
-                    for cell in late { redrawWhenSettled(cell, generation: generation) }
+                    let width = numberWidth ?? String(cells.last?.number ?? 1).count
+                    for cell in late { redrawWhenSettled(cell, generation: generation, numberWidth: width) }
                 }
             }
             guard isLive(generation) else { return }
@@ -300,7 +309,7 @@ final class PagePrinter {
                 // Resized while the row waited: lay it out again at the new
                 // size (its cells, settled or late, are known by now).
                 size = terminal.size
-                geometry = self.geometry(for: cells, layout: layout)
+                geometry = self.geometry(for: cells, layout: layout, numberWidth: numberWidth)
                 if layout == nil { tellThumbnailNeed(geometry) }
                 continue
             }
@@ -329,13 +338,16 @@ final class PagePrinter {
     /// How long a row waits for a cell once nothing on the page changes.
     static let patience: Duration = .seconds(2)
 
-    private func redrawWhenSettled(_ cell: ImageModel, generation: Int) {
+    private func redrawWhenSettled(_ cell: ImageModel, generation: Int, numberWidth: Int) {
+        let askedFor = self.askedFor
         track { printer in
             await cell.settled()
             // Cancelled on purpose (/cancel, Ctrl-C): nothing new to show.
             if case .cancelled = cell.state.value { return }
-            guard printer.generation == generation else { return }
-            printer.reprint([cell])
+            // The person asked for something since (a photo, a page): a row
+            // of the page before would land among it, out of order.
+            guard printer.generation == generation, printer.askedFor == askedFor else { return }
+            printer.reprint([cell], numberWidth: numberWidth)
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
     /// unless `graphics` says otherwise.
     private func withView(
         _ configure: (inout SandboxConfiguration) -> Void = { _ in },
-        interactive: Bool = true, graphics: TerminalGraphics = .none,
+        interactive: Bool = true, graphics: TerminalGraphics = .none, imageIdleTimeout: Duration? = nil,
         _ body: @MainActor (FlickrTerminalView, RecordingTerminal, FlickrViewModel, SandboxServer) async throws -> Void
     ) async throws {
         // Thumbnails on a client of their own, as the app wires them: the
@@ -23,6 +23,7 @@ import Testing
         // hold the connections a page's REST call needs.
         var imageConfiguration = NetworkManager.Configuration.testing
         imageConfiguration.connectionsPerHost = 12
+        if let imageIdleTimeout { imageConfiguration.idleTimeout = imageIdleTimeout }
         let images = NetworkManager(configuration: imageConfiguration)
         do {
             try await withView(configure, interactive: interactive, graphics: graphics, images: images, body)
@@ -225,6 +226,37 @@ import Testing
             #expect(detail.contains("owner: "), "the opened photo was not printed before page 2:\n\(detail)")
             #expect(detail.contains("loading"), "no placeholder for the picture still coming:\n\(detail)")
             #expect(viewModel.pages.value.count == 2)
+        }
+    }
+
+    @Test func lateThumbnailsAreNotRedrawnAfterThePersonAskedForAPhoto() async throws {
+        // Stalled thumbnails fail after the idle timeout (and its retries):
+        // they settle late, after the person has opened a photo.
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols, imageIdleTimeout: .milliseconds(2_500)) { _, terminal, viewModel, _ in
+            terminal.type("sunset")
+            try await waitFor(terminal, "“sunset” · page 1 of")
+            let cells = try #require(viewModel.pages.value.first).cells
+            let last = try #require(cells.last)
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(90)
+            // Every row printed with its placeholders, the late cells waiting to be redrawn.
+            while !Self.labels(last, in: terminal.output[...]) {
+                guard clock.now < deadline else { throw CancellationError() }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(cells.contains { !$0.state.value.isSettled }, "the thumbnails settled before the photo was opened")
+            terminal.type("/open 3")
+            try await waitFor(terminal, "opening #3…")
+            while !cells.allSatisfy({ $0.state.value.isSettled }) || !terminal.output.contains("owner: ") {
+                guard clock.now < deadline else { throw CancellationError() }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let output = terminal.output
+            let opening = try #require(output.range(of: "opening #3…"))
+            for cell in cells where cell.number != 3 {
+                #expect(!Self.labels(cell, in: output[opening.upperBound...]), "result \(cell.number) was redrawn after the photo")
+            }
         }
     }
 
