@@ -8,6 +8,16 @@ import TestSupport
 struct TerminalProbeTests {
     private static let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "5000"]
 
+    /// Runs the probe, which blocks while it waits for answers, on a thread
+    /// of its own: in a task it held one of the two cores' pool threads for
+    /// its whole 5 s, and on a busy full run the test's own look for the
+    /// query came only after the probe had given up.
+    private static func onThread(_ body: @escaping @Sendable () -> TerminalProbeResult?) async -> TerminalProbeResult? {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
     private static func localModes(_ descriptor: Int32) -> tcflag_t {
         var modes = termios()
         _ = tcgetattr(descriptor, &modes)
@@ -19,7 +29,7 @@ struct TerminalProbeTests {
         defer { pty.close() }
         let before = Self.localModes(pty.child)
         let child = pty.child
-        let probe = Task.detached { TerminalProbe.run(environment: Self.environment, input: child, output: child) }
+        let probe = Task { await Self.onThread { TerminalProbe.run(environment: Self.environment, input: child, output: child) } }
         try await eventually("the probe's DA1 query") { pty.output.contains("\u{1B}[c") }
         // Raw mode while waiting: no echo, no line editing.
         #expect(Self.localModes(pty.child) & tcflag_t(ICANON | ECHO) == 0)
@@ -38,9 +48,9 @@ struct TerminalProbeTests {
         let before = Self.localModes(pty.child)
         let child = pty.child
         let environment = ["TERM": "xterm-256color", TerminalProbe.timeoutVariable: "50"]
-        let result = try #require(await Task.detached {
+        let result = try #require(await Self.onThread {
             TerminalProbe.run(environment: environment, input: child, output: child)
-        }.value)
+        })
         #expect(!result.answered)
         #expect(!result.kittyGraphics)
         // The reader thread copies the pty's output a moment later.
