@@ -232,7 +232,7 @@ import Testing
     @Test func lateThumbnailsAreNotRedrawnAfterThePersonAskedForAPhoto() async throws {
         // Stalled thumbnails fail after the idle timeout (and its retries):
         // they settle late, after the person has opened a photo.
-        try await withView(Self.stalledThumbnails, graphics: Self.symbols, imageIdleTimeout: .milliseconds(2_500)) { _, terminal, viewModel, _ in
+        try await withView(Self.stalledThumbnails, graphics: Self.symbols, imageIdleTimeout: .seconds(5)) { _, terminal, viewModel, _ in
             terminal.type("sunset")
             try await waitFor(terminal, "“sunset” · page 1 of")
             let cells = try #require(viewModel.pages.value.first).cells
@@ -261,10 +261,14 @@ import Testing
     }
 
     @Test func rowsPrintedAfterAResizeFitTheNewWidth() async throws {
-        try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
+        // Thumbnails that keep arriving for seconds: each row waits for its
+        // own (a stalled one would let the rows print 0.6 s after the header,
+        // a window a busy machine could miss), and none can be in before the
+        // header, as they are asked for with it.
+        try await withView({ $0.throttleKBps = 2 }, graphics: Self.symbols) { _, terminal, viewModel, _ in
             terminal.type("sunset")
             try await waitFor(terminal, "“sunset” · page 1 of")
-            // The rows wait for thumbnails that never come; the window narrows meanwhile.
+            // The window narrows while the rows wait.
             let mark = terminal.output.utf8.count
             let printedSince = { String(decoding: terminal.output.utf8.dropFirst(mark), as: UTF8.self) }
             terminal.resize(to: TerminalSize(columns: 50, rows: 40))
