@@ -25,22 +25,22 @@ public final class DownloadJob: Sendable {
         public var isIncomplete: Bool { tally.isIncomplete || creditFilesMissing > 0 }
     }
 
-    private let request: Request
-    private let provider: any PhotoProvider
+    let request: Request
+    let provider: any PhotoProvider
     private let pipeline: ImageDownloadManager
-    private let videoFetcher: (any ImageFetching)?
+    let videoFetcher: (any ImageFetching)?
     private let reporter: any DownloadReporter
     private let files: DownloadFolder
     private let credits: DownloadCredits
     /// Which photo each file in the folder is, for this run and the next.
     private let manifest: DownloadManifest
     private let wakeups: AsyncStream<Void>
-    private let wake: AsyncStream<Void>.Continuation
-    private let videoQueue: AsyncStream<(photo: Photo, name: String)>
-    private let queueVideo: AsyncStream<(photo: Photo, name: String)>.Continuation
-    private let state: NIOLockedValueBox<State>
+    let wake: AsyncStream<Void>.Continuation
+    let videoQueue: AsyncStream<(photo: Photo, name: String)>
+    let queueVideo: AsyncStream<(photo: Photo, name: String)>.Continuation
+    let state: NIOLockedValueBox<State>
 
-    private struct State {
+    struct State {
         var cancelled = false
         var tally = DownloadTally()
         var pageTasks: [Int: Task<PhotoPage, any Error>] = [:]
@@ -281,7 +281,7 @@ public final class DownloadJob: Sendable {
 
     /// Counts the file already saved as `name` when it is still this photo's
     /// bytes (see `DownloadFolder.keptFile`), and credits it.
-    private func keep(_ photo: Photo, named name: String) -> Bool {
+    func keep(_ photo: Photo, named name: String) -> Bool {
         guard let kept = files.keptFile(baseName: name, for: photo, provider: provider.service.id, manifest: manifest) else {
             return false
         }
@@ -301,7 +301,7 @@ public final class DownloadJob: Sendable {
     }
 
     /// Writes `data` as `file`, notes what it is in the manifest, and credits it.
-    private func save(_ data: Data, for photo: Photo, baseName: String, file: String) throws {
+    func save(_ data: Data, for photo: Photo, baseName: String, file: String) throws {
         var (baseName, file) = (baseName, file)
         if baseName == ownName(of: photo), files.record(baseName: baseName, manifest: manifest) == nil,
            !files.mayReplaceUnrecorded(baseName: baseName, with: data, as: file) {
@@ -362,7 +362,7 @@ public final class DownloadJob: Sendable {
         }
     }
 
-    private func record(_ outcome: DownloadOutcome) {
+    func record(_ outcome: DownloadOutcome) {
         let tally = state.withLockedValue { state in
             state.tally.record(outcome)
             return state.tally
@@ -372,55 +372,5 @@ public final class DownloadJob: Sendable {
         } else {
             reporter.imageSettled(tally: tally, failure: nil)
         }
-    }
-
-    // MARK: - Videos
-
-    /// Skipped unless asked for; kept when a whole file is there; else queued.
-    private func queue(video photo: Photo, named name: String) {
-        guard request.videos else {
-            record(.videoSkipped)
-            return
-        }
-        if keep(photo, named: name) { return }
-        state.withLockedValue { state in
-            state.tally.outstanding += 1
-            state.pendingVideos += 1
-        }
-        queueVideo.yield((photo, name))
-    }
-
-    /// One video at a time: they are large, and the images keep their slots.
-    private func fetchVideos() async {
-        for await (photo, name) in videoQueue {
-            let outcome = await fetchVideo(photo, named: name)
-            state.withLockedValue { $0.pendingVideos -= 1 }
-            record(outcome)
-            wake.yield()
-        }
-    }
-
-    private func fetchVideo(_ photo: Photo, named name: String) async -> DownloadOutcome {
-        guard !isCancelled else { return .cancelled }
-        guard let videoFetcher else { return .failed("\(name): videos cannot be fetched here") }
-        let url: URL?
-        do {
-            url = try await provider.capabilities.videos.available?.videoURL(for: photo)
-        } catch {
-            return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
-        }
-        guard let url else { return .failed("\(name): \(provider.displayName) offers no video file for it") }
-        let data: Data
-        do {
-            data = try await videoFetcher.fetch(url) { _, _ in }
-        } catch {
-            return isCancelled ? .cancelled : .failed("\(name): \(userMessage(for: error))")
-        }
-        do {
-            try save(data, for: photo, baseName: name, file: "\(name).\(VideoFile.fileExtension(for: data))")
-        } catch {
-            return .failed("\(name): \(userMessage(for: error))")
-        }
-        return .downloaded(bytes: data.count, fromCache: false)
     }
 }

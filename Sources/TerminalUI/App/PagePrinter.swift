@@ -21,8 +21,8 @@ final class PagePrinter {
     var options: Options {
         didSet { tellThumbnailNeed(geometry(numberWidth: 3)) }
     }
-    private let terminal: any Terminal
-    private let renderer: TerminalImageRenderer
+    let terminal: any Terminal
+    let renderer: TerminalImageRenderer
     private weak var viewModel: FlickrViewModel?
     private let preheater = RenderPreheater()
     /// The next page's cells, held back while a page prints: rendering them
@@ -49,7 +49,7 @@ final class PagePrinter {
     /// The wait for the row printing now; ended early to hurry.
     private var rowWait: Task<[ImageModel], Never>?
     /// The wait for an opened photo's picture; ended early to hurry too.
-    private var pictureWait: Task<Void, Never>?
+    var pictureWait: Task<Void, Never>?
     /// Jobs not finished yet, and redraws of cells still waiting to settle:
     /// stopped when the results are replaced or the app stops, so none
     /// waits on (and keeps alive) a page nobody will see.
@@ -259,7 +259,7 @@ final class PagePrinter {
 
     /// The person asked for something else: the page of `generation`
     /// prints its rows with what they have, without waiting.
-    private func isHurried(_ generation: Int) -> Bool {
+    func isHurried(_ generation: Int) -> Bool {
         hurryingJobs > 0 || flushingGeneration == generation
     }
 
@@ -323,18 +323,6 @@ final class PagePrinter {
         }
     }
 
-    /// Waits for `cell` to settle, or until a job the person asked for is queued.
-    private func waitForPicture(_ cell: ImageModel) async {
-        let wait = Task { await cell.settled() }
-        pictureWait = wait
-        defer { pictureWait = nil }
-        await withTaskCancellationHandler {
-            await wait.value
-        } onCancel: {
-            wait.cancel()
-        }
-    }
-
     /// How long a row waits for a cell once nothing on the page changes.
     static let patience: Duration = .seconds(2)
 
@@ -369,46 +357,5 @@ final class PagePrinter {
                 geometry.compose(cells[rowStart...index], contents: contents[rowStart...index]),
                 showing: Array(contents[rowStart...index])))
         })
-    }
-
-    // MARK: - Detail
-
-    private func showDetail(_ detail: PhotoDetail, generation: Int) async {
-        let cell = detail.model
-        let graphics = options.graphics
-        if graphics.showsImages { terminal.print(cell.number > 0 ? "opening #\(cell.number)…" : "opening…") }
-        // The picture is sized for every line printed under it, so the
-        // service's details are waited for too (they were asked for beside
-        // the image) and each field is printed once.
-        let facts = await detail.facts()
-        let size = terminal.size
-        let metadata = Self.detailLines(detail, facts: facts, columns: size.columns)
-        let links = Self.detailLinks(metadata, cell: cell, pageURL: detail.pageURL)
-        // The shown size's own dimensions, else the photo's aspect ratio.
-        let shape = detail.dimensions
-            ?? cell.aspectRatio.flatMap { ratio -> (width: Int, height: Int)? in
-                guard ratio.isFinite, ratio > 0 else { return nil }
-                return (Int((min(max(ratio, 0.01), 100) * 1_000).rounded()), 1_000)
-            }
-        let layout = DetailLayout(
-            terminalColumns: size.columns, terminalRows: size.rows,
-            imageWidth: shape?.width, imageHeight: shape?.height,
-            metadataRows: metadata.count, cellAspectRatio: graphics.cellAspectRatio)
-        let content: CellContent
-        if graphics.showsImages {
-            // Once the person asks for something else (the next page, another
-            // photo), the picture waits no longer: it prints as a placeholder
-            // that says how far it got, and still reaches the cache for the
-            // next `/open`.
-            if !isHurried(generation) { await waitForPicture(cell) }
-            let job = CellRenderJob(cell: cell, columns: layout.imageColumns, rows: layout.imageRows)
-            let renderer = self.renderer
-            content = await Task.detached(priority: .userInitiated) { job.run(with: renderer) }.value
-        } else {
-            content = .placeholder("")
-        }
-        terminal.print(renderer.frame(
-            GridComposer.composeDetail(content, metadata: metadata, layout: layout, graphics: graphics, links: links),
-            showing: [content]))
     }
 }
