@@ -117,13 +117,14 @@ public struct DownloadFolder: Sendable {
     /// names another photo, or a file is there under it that no record
     /// accounts for (another tool's, or a run that kept none). Such a name
     /// is never overwritten nor taken for this photo's; the photo gets the
-    /// next numbered name. Except `ownName`: the name made of the photo's
+    /// next numbered name. Except `ownName` (asked for only when a file is
+    /// there that no record accounts for): the name made of the photo's
     /// own id, secret and size, which only this photo's file bears, whoever
     /// saved it (an earlier run whose manifest and sidecars a full disk
     /// lost, or another tool that names files as Flickr does). It stays the
     /// photo's when its bytes prove to be the photo's once fetched (see
     /// `mayReplaceUnrecorded`); otherwise the photo gets the next name then.
-    func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest, ownName: String? = nil) -> Bool {
+    func isTaken(baseName: String, by photo: Photo, provider: String, manifest: DownloadManifest, ownName: () -> String? = { nil }) -> Bool {
         // The manifest names this photo: its files are the photo's or absent,
         // so no look on disk is needed (a re-run of 300 works saves 900).
         if let record = manifest.earlier[baseName], record.provider == provider, record.id == photo.id { return false }
@@ -136,7 +137,7 @@ public struct DownloadFolder: Sendable {
         guard present else { return false }
         guard let record = record(baseName: baseName, manifest: manifest) else {
             // Once the photo was saved under another name beside that file, it is found there.
-            return baseName != ownName || manifest.recordsPhoto(photo.id, provider: provider)
+            return baseName != ownName() || manifest.recordsPhoto(photo.id, provider: provider)
         }
         return record.provider != provider || record.id != photo.id
     }

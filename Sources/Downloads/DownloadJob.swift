@@ -253,10 +253,9 @@ public final class DownloadJob: Sendable {
         let files = self.files
         let manifest = self.manifest
         let providerID = provider.service.id
-        let ownName = ownName(of: photo)
         let name = state.withLockedValue { state in
             state.naming.baseName(for: photo, index: index) {
-                files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest, ownName: ownName)
+                files.isTaken(baseName: $0, by: photo, provider: providerID, manifest: manifest, ownName: { self.ownName(of: photo) })
             }
         }
         if photo.isVideo {
