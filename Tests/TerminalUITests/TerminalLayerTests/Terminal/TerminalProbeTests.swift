@@ -24,17 +24,38 @@ struct TerminalProbeTests {
         return modes.c_lflag
     }
 
+    /// Plays the terminal on a thread of its own: waits for the DA1 query,
+    /// notes the line modes the probe has set, and types the answers. On a
+    /// busy full run a test task polling for the query could be scheduled
+    /// only after the probe's 5 s had passed; a thread sees it within
+    /// milliseconds.
+    private static func answerOnThread(_ pty: PseudoTerminal, with answers: String) async -> tcflag_t? {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = Date().addingTimeInterval(30)
+                while !pty.output.contains("\u{1B}[c") {
+                    guard Date() < deadline else { return continuation.resume(returning: nil) }
+                    usleep(1_000)
+                }
+                let modes = localModes(pty.child)
+                pty.type(answers)
+                continuation.resume(returning: modes)
+            }.start()
+        }
+    }
+
     @Test func readsTheAnswersAndRestoresTheTerminalMode() async throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
         let before = Self.localModes(pty.child)
         let child = pty.child
-        let probe = Task { await Self.onThread { TerminalProbe.run(environment: Self.environment, input: child, output: child) } }
-        try await eventually("the probe's DA1 query") { pty.output.contains("\u{1B}[c") }
+        async let whileWaiting = Self.answerOnThread(pty, with: TerminalProbeParserTests.kittyAnswers)
+        let result = try #require(await Self.onThread {
+            TerminalProbe.run(environment: Self.environment, input: child, output: child)
+        })
+        let modes = try #require(await whileWaiting, "the probe never sent its DA1 query")
         // Raw mode while waiting: no echo, no line editing.
-        #expect(Self.localModes(pty.child) & tcflag_t(ICANON | ECHO) == 0)
-        pty.type(TerminalProbeParserTests.kittyAnswers)
-        let result = try #require(await probe.value)
+        #expect(modes & tcflag_t(ICANON | ECHO) == 0)
         #expect(result.answered)
         #expect(result.kittyGraphics)
         #expect(result.synchronizedOutput)
