@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Replaces secrets (API keys, client secrets, tokens) in text that could
 /// reach a screen or a log: error messages, response excerpts, URLs, headers.
@@ -19,9 +20,50 @@ public struct SecretRedactor: Sendable {
     /// Secrets this long or longer are replaced even inside a word.
     public static let shortestReplacedInsideWords = 8
 
-    private let pattern: NSRegularExpression?
+    /// Built the first time text is redacted: most runs never meet an error
+    /// to redact, and building and compiling every spelling of every secret
+    /// took 5 ms on the way to a download's first request.
+    private let pattern: Pattern
 
     public init(secrets: [String]) {
+        pattern = Pattern(secrets: secrets)
+    }
+
+    public init(_ secrets: String...) {
+        self.init(secrets: secrets)
+    }
+
+    /// `text` with every spelling of every secret replaced by `[redacted]`.
+    public func redact(_ text: String) -> String {
+        guard !text.isEmpty, let pattern = pattern.compiled else { return text }
+        let range = NSRange(text.startIndex..., in: text)
+        return pattern.stringByReplacingMatches(
+            in: text, range: range, withTemplate: NSRegularExpression.escapedTemplate(for: Self.placeholder))
+    }
+
+    /// The redactor's one regular expression, compiled once, on first use.
+    /// Its text spells out the secrets, so it is never printed.
+    private final class Pattern: Sendable {
+        private let secrets: [String]
+        private let cache = NIOLockedValueBox<NSRegularExpression??>(nil)
+
+        init(secrets: [String]) {
+            self.secrets = secrets
+        }
+
+        var compiled: NSRegularExpression? {
+            cache.withLockedValue { cache in
+                if let built = cache { return built }
+                let built = try? NSRegularExpression(pattern: SecretRedactor.pattern(for: secrets))
+                cache = .some(built)
+                return built
+            }
+        }
+    }
+
+    /// Every spelling of every secret, and every credential parameter, as
+    /// one alternation.
+    private static func pattern(for secrets: [String]) -> String {
         // Longest first, so a longer secret wins over one it contains.
         let secrets = Set(secrets.filter { !$0.isEmpty }).sorted {
             $0.unicodeScalars.count != $1.unicodeScalars.count ? $0.unicodeScalars.count > $1.unicodeScalars.count : $0 < $1
@@ -46,20 +88,7 @@ public struct SecretRedactor: Sendable {
             #"(?<=\b(?:api_key|client_secret|access_token|refresh_token)"\s?:\s?")[^"]+"#,
             #"(?i:(?<=\bauthorization:\s?(?:basic|bearer|oauth)\s))[^\r\n]+"#,
         ]
-        let combined = (alternatives + credentialValues).joined(separator: "|")
-        pattern = try? NSRegularExpression(pattern: combined)
-    }
-
-    public init(_ secrets: String...) {
-        self.init(secrets: secrets)
-    }
-
-    /// `text` with every spelling of every secret replaced by `[redacted]`.
-    public func redact(_ text: String) -> String {
-        guard let pattern, !text.isEmpty else { return text }
-        let range = NSRange(text.startIndex..., in: text)
-        return pattern.stringByReplacingMatches(
-            in: text, range: range, withTemplate: NSRegularExpression.escapedTemplate(for: Self.placeholder))
+        return (alternatives + credentialValues).joined(separator: "|")
     }
 
     // MARK: - Spellings
