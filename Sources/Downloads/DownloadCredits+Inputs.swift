@@ -24,7 +24,7 @@ extension DownloadCredits {
         fields.add(size)
         fields.add(pageURL?.absoluteString)
         fields.add(photo)
-        return SHA256.hex(Data(fields.bytes))
+        return ChangeDigest.hex(fields.bytes)
     }
 
     /// Fields in a fixed order, each marked present or absent and texts
