@@ -68,8 +68,12 @@ private struct Parser {
     }
 
     private mutating func object() throws(JSONReader.Failure) -> WireValue {
-        var members: [String: WireValue] = [:]
-        if try enterContainer(closing: ASCII.closeBrace) { return .object(members) }
+        if try enterContainer(closing: ASCII.closeBrace) { return .object([:]) }
+        // Members are gathered first and hashed into a table of the right
+        // size once: a photo has some forty, and growing the table from one
+        // rehashed them six times (a third of the time spent reading a page).
+        var members: [(name: String, value: WireValue)] = []
+        members.reserveCapacity(16)
         while true {
             skipSpace()
             guard current == ASCII.quote else { throw failure(expecting: "a member name in quotes") }
@@ -78,9 +82,13 @@ private struct Parser {
             guard current == ASCII.colon else { throw failure(expecting: "“:” after a member name") }
             index += 1
             skipSpace()
-            members[name] = try value()
-            if try containerEnds(at: ASCII.closeBrace, in: "an object") { return .object(members) }
+            members.append((name, try value()))
+            if try containerEnds(at: ASCII.closeBrace, in: "an object") { break }
         }
+        var table = [String: WireValue](minimumCapacity: members.count)
+        // A name given twice keeps its last value.
+        for (name, value) in members { table[name] = value }
+        return .object(table)
     }
 
     private mutating func array() throws(JSONReader.Failure) -> WireValue {
