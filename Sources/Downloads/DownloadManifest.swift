@@ -112,8 +112,7 @@ final class DownloadManifest: Sendable {
     var earlierCredits: Stamp? { contents.credits }
 
     private static func read(_ data: Data?) -> Contents {
-        guard let data, let contents = try? JSONDecoder().decode(Contents.self, from: data) else { return Contents() }
-        return contents
+        data.flatMap(decoded) ?? Contents()
     }
 
     func note(_ record: Record, baseName: String) {

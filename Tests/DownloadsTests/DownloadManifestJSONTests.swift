@@ -43,8 +43,73 @@ import Testing
             let written = try DownloadManifest.encoded(contents)
             #expect(written == expected, "round \(round): \(String(decoding: written.prefix(200), as: UTF8.self))")
             #expect(try JSONDecoder().decode(DownloadManifest.Contents.self, from: written) == contents)
+            #expect(DownloadManifest.decoded(written) == contents, "round \(round): read back")
             if written != expected { return }
         }
+    }
+
+    /// A manifest damaged on disk (bytes changed, lost or repeated) reads
+    /// as JSONDecoder reads it: the same records, or not at all.
+    @Test func aDamagedManifestReadsAsTheDecoderReadsIt() throws {
+        var random = SplitMix64(seed: 32_06)
+        // Not "\\": JSONDecoder reads an unknown escape such as `\[` where
+        // JSON (and the reader) refuse it.
+        let pool = Array(#"{}[]:,"0123456789.eE-+ ntfulrsaxb"#.utf8) + [0x00, 0x1F, 0x7F, 0xC3, 0xFF]
+        var unread = 0, read = 0
+        for round in 0..<2_000 {
+            var contents = DownloadManifest.Contents()
+            for index in 0..<(1 + random.below(3)) {
+                contents.files["w\(index)"] = DownloadManifest.Record(
+                    provider: "flickr", id: String(random.below(1 << 40)), file: random.chance(0.8) ? "w\(index).jpg" : nil,
+                    bytes: random.chance(0.8) ? random.below(1 << 30) : nil, sha256: random.chance(0.5) ? "0f" : nil,
+                    modified: random.chance(0.8) ? Double(random.below(2_000_000_000)) + random.unit() : nil,
+                    sidecars: random.chance(0.6) ? Self.stamp(&random) : nil)
+            }
+            contents.credits = random.chance(0.5) ? Self.stamp(&random) : nil
+            var bytes = Array(try DownloadManifest.encoded(contents))
+            for _ in 0..<(1 + random.below(3)) where !bytes.isEmpty {
+                let at = random.below(bytes.count)
+                switch random.below(3) {
+                case 0: bytes[at] = random.pick(pool)
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(contentsOf: bytes[at..<min(bytes.count, at + 1 + random.below(8))], at: at)
+                }
+            }
+            let damaged = Data(bytes)
+            let reference = try? JSONDecoder().decode(DownloadManifest.Contents.self, from: damaged)
+            let ours = DownloadManifest.decoded(damaged)
+            if ours == nil, reference != nil, Self.hasUnknownEscape(bytes) {
+                // JSONDecoder reads `\[` (a lost backslash of `\\[`) as "["; JSON does not.
+                continue
+            }
+            #expect(ours == reference, "round \(round): \(String(decoding: damaged, as: UTF8.self))")
+            if reference == nil { unread += 1 } else { read += 1 }
+        }
+        // Both kinds of damage were met: some still read, some not.
+        #expect(read > 100 && unread > 100, "read \(read), unread \(unread)")
+    }
+
+    private static func hasUnknownEscape(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index + 1 < bytes.count {
+            if bytes[index] == UInt8(ascii: "\\") {
+                if !Array(#""\/bfnrtu"#.utf8).contains(bytes[index + 1]) { return true }
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+
+    /// Numbers beyond a Double's range read as no manifest, as JSONDecoder
+    /// reads them: a time of infinity could never be written back.
+    @Test func aTimeBeyondADoublesRangeIsNotRead() throws {
+        let text = #"{"files":{"w0":{"id":"1","modified":1e999,"provider":"flickr"}},"version":1}"#
+        #expect(DownloadManifest.decoded(Data(text.utf8)) == nil)
+        #expect((try? JSONDecoder().decode(DownloadManifest.Contents.self, from: Data(text.utf8))) == nil)
+        let readable = text.replacingOccurrences(of: "1e999", with: "1e9")
+        #expect(DownloadManifest.decoded(Data(readable.utf8))?.files["w0"]?.modified == 1e9)
     }
 
     @Test func aTimeJSONCannotHoldFailsAsTheEncoderDoes() {
