@@ -5,7 +5,7 @@ import ImagePipeline
 import TestSupport
 import Testing
 
-/// Issue 29 item 12: after a cancel the summary accounts for every photo
+/// After a cancel the summary accounts for every photo
 /// listed, the ones never started included.
 @Suite struct DownloadCancelAccountingTests {
     @Test func aCancelledDownloadAccountsForEveryListedPhoto() async throws {

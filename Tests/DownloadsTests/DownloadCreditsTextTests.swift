@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import FlickrService
 
-/// Issue 29 item 6: whatever a server puts in a title, a name or a licence,
+/// Whatever a server puts in a title, a name or a licence,
 /// `CREDITS.md` is inert Markdown: no live link, image, tag or emphasis, no
 /// invisible or reordering characters, no line too long to read.
 @Suite struct DownloadCreditsTextTests {

@@ -6,7 +6,7 @@ import ImagePipeline
 import TestSupport
 import Testing
 
-/// Issue 29 item 9: Flickr may send `total: ""` on a page full of photos.
+/// Flickr may send `total: ""` on a page full of photos.
 /// The photos count, whatever the total says.
 @Suite struct DownloadEmptyTotalTests {
     @Test func aPageWithPhotosIsDownloadedWhenItsTotalIsEmpty() async throws {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import FlickrService
 
-/// Issue 29 item 17, file names and listings: no invisible or reordering
+/// File names and listings: no invisible or reordering
 /// character reaches a file name, a server's long id still gives a name the
 /// file system takes, and `search --pages` prints each photo once.
 @Suite struct DownloadFileNameTests {

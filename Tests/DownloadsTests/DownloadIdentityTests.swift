@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 import FlickrService
 
-/// Issue 29 item 4: a file already in the folder is kept only when it is the
+/// A file already in the folder is kept only when it is the
 /// photo wanted, byte for byte; a name held by another photo gets the next
 /// numbered name; the sidecars and credits describe the bytes beside them.
 @Suite struct DownloadIdentityTests {

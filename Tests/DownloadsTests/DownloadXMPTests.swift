@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 import FlickrService
 
-/// Issue 29 item 5: whatever a server puts in a title or a name, `NAME.xmp`
+/// Whatever a server puts in a title or a name, `NAME.xmp`
 /// is well-formed XML (photo tools refuse the whole file otherwise).
 @Suite struct DownloadXMPTests {
     @Test func strictParserRefusesNonCharacters() {
@@ -39,7 +39,7 @@ import FlickrService
         }
     }
 
-    /// Issue 29 item 8: `cc:license` names a licence's deed, never the help
+    /// `cc:license` names a licence's deed, never the help
     /// page Flickr links for All Rights Reserved.
     @Test func allRightsReservedPointsNoLicenceAtAHelpPage() {
         let reserved = Photo(id: "1", owner: "o", title: "Tram", credit: PhotoCredit(license: FlickrLicenseTable.builtIn.flickr(id: 0)))

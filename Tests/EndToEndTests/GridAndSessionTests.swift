@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 extension EndToEnd {
-    /// Issue 3 and 4 behaviour seen through the real binary: layout follows
+    /// Grid and session behaviour seen through the real binary: layout follows
     /// the window, `/open`, and the last session coming back offline.
     @Suite("Grid, detail and session")
     struct GridAndSession {

@@ -5,7 +5,7 @@ import TestSupport
 
 extension EndToEnd {
     /// What an outside attack found in signing in at the prompt and in the
-    /// signed session (issue 31): the real app in a pty against a sandbox.
+    /// signed session: the real app in a pty against a sandbox.
     @Suite("Signing in, hardened", .timeLimit(.minutes(3)))
     struct SignInHardening {
         static let key = "fedcba9876543210fedcba9876543210"

@@ -6,7 +6,7 @@ import TestSupport
 extension EndToEnd {
     /// On a slow line what the person asked for last comes first: the next
     /// page does not wait for the last one's thumbnails, and thumbnails
-    /// that are not drawn are not fetched. As in issue 32, every response
+    /// that are not drawn are not fetched. As on the slow line first reported, every response
     /// waits 100 ms and is throttled to 4 KB/s: a thumbnail takes seconds
     /// yet keeps arriving (it never looks stalled), and a page's answer
     /// arrives long before the thumbnails of the page before.

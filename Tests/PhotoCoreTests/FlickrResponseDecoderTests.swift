@@ -35,7 +35,7 @@ import Testing
         #expect(page.photos.isEmpty)
     }
 
-    /// Every count empty, photos present (issue 29 item 9): the photos
+    /// Every count empty, photos present: the photos
     /// count, and the provider says which page they are.
     @Test func emptyCountsKeepThePhotos() throws {
         let body = #"{"photos":{"page":"","pages":"","perpage":"","total":"","photo":[\#(Self.onePhoto)]},"stat":"ok"}"#

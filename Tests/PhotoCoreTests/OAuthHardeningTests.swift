@@ -8,7 +8,7 @@ import TestSupport
 import Glibc
 #endif
 
-/// What an outside attack found in signing in (issue 31): the token file's
+/// What an outside attack found in signing in: the token file's
 /// mode and kind, a token file that is a link, busy sign-in endpoints, and
 /// an exchange that does not say who signed in.
 @Suite(.timeLimit(.minutes(2))) struct OAuthHardeningTests {

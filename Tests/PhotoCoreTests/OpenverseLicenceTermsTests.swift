@@ -4,7 +4,7 @@ import Sandbox
 import Testing
 import FlickrService
 
-/// Issue 29 item 8: Openverse's licence fields are read strictly (a version
+/// Openverse's licence fields are read strictly (a version
 /// that is not a version leaves the terms unknown; deeds are built from
 /// known parts), its own credit line is used only when it names the same
 /// terms, and every licence reads back from the short name printed for it.

@@ -65,7 +65,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func theFuzzersQueryReadsBackTheSame() throws {
-        // libFuzzer's find (issue 29): a quote inside a value used to shift every word after it.
+        // libFuzzer's find: a quote inside a value used to shift every word after it.
         let line = "user:\"ag:*Ana S\u{7F}uza\": gta*,b tags:all"
         if let query = try? SearchQuery.parse(line) {
             #expect(try SearchQuery.parse(query.typed) == query, "\(query.typed.debugDescription)")

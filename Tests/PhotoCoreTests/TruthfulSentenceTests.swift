@@ -5,8 +5,8 @@ import TestSupport
 @testable import FlickrService
 @testable import Networking
 
-/// Sentences that said something untrue or unhelpful (issue 29, item 17).
-@Suite struct Issue29SentenceTests {
+/// Sentences that said something untrue or unhelpful.
+@Suite struct TruthfulSentenceTests {
     // MARK: - An album by its id alone
 
     @Test func anAlbumWhoseOwnerFlickrCannotFindNamesNoEmptyUser() async throws {

@@ -30,7 +30,7 @@ import Testing
         #expect(first.assets.map(\.longestEdge) == first.assets.map(\.longestEdge).sorted(), "assets smallest first")
     }
 
-    /// Empty counts with images present (issue 29 item 9): the images
+    /// Empty counts with images present: the images
     /// count; the counts read as unknown (0) for the provider to fill in.
     @Test func emptyCountsKeepTheImages() throws {
         let body = #"{"page":"","per_page":"","total_count":"","data":[{"id":"1","assets":{}},{"id":"2","assets":{}}]}"#
