@@ -193,5 +193,6 @@ let package = Package(
 if Context.environment["FLICKR_FUZZ"] == "1" {
     package.targets.append(.executableTarget(name: "FuzzHarness", dependencies: [
         "PhotoCore", "Services", "FlickrService", "ShutterstockService", "OpenverseService", "TerminalUI", "CTurboJPEG", "ImageCodecs",
+        "Downloads",
     ], swiftSettings: strict))
 }

@@ -1,3 +1,4 @@
+import Downloads
 import Foundation
 import PhotoCore
 import Services
@@ -42,7 +43,7 @@ struct FuzzTarget: Sendable {
         FlickrTargets.shutterstock, ProviderTargets.openverse, ProviderTargets.query, ProviderTargets.link,
         ProviderTargets.retryAfter,
         TerminalTargets.title, TerminalTargets.command, TerminalTargets.jpeg,
-    ] + ProviderModule.standard.flatMap(\.fuzzEntries).map(FuzzTarget.init(entry:))
+    ] + (ProviderModule.standard.flatMap(\.fuzzEntries) + [DownloadFuzzEntries.manifest]).map(FuzzTarget.init(entry:))
 
     init(name: String, recorded: [String] = [], seeds: @escaping @Sendable () throws -> [(name: String, bytes: Data)],
          run: @escaping @Sendable (Data) -> Void) {
