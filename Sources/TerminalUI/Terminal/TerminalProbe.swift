@@ -21,11 +21,14 @@ public enum TerminalProbe {
     static let placeholderQueryID: UInt32 = 0xF1_1C4F
 
     /// Probes the terminal on `input`/`output`. Nil when either is not a
-    /// terminal, or TERM is unset, empty or `dumb`.
+    /// terminal, or TERM is unset, empty or `dumb`. `timeout` replaces the
+    /// deadline the environment gives (a test that plays the terminal on a
+    /// busy machine waits as long as its answers take).
     public static func run(
         environment: [String: String],
         input: Int32 = Platform.standardInput,
-        output: Int32 = Platform.standardOutput
+        output: Int32 = Platform.standardOutput,
+        timeout: Duration? = nil
     ) -> TerminalProbeResult? {
         guard isatty(input) == 1, isatty(output) == 1, Platform.usableTerm(environment) else { return nil }
         let insideTmux = !(environment["TMUX"] ?? "").isEmpty
@@ -49,7 +52,7 @@ public enum TerminalProbe {
 
         let query = queries(insideTmux: insideTmux, asksKitty: asksKitty)
         guard writeAll(Array(query.utf8), to: output) else { return nil }
-        read(input, into: &parser, timeout: timeout(environment))
+        read(input, into: &parser, timeout: timeout ?? Self.timeout(environment))
         // Keys typed meanwhile belong to the prompt.
         PromptInput.handOver(parser.typedAhead, descriptor: input)
 

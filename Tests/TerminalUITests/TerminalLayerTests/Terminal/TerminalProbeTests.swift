@@ -25,14 +25,11 @@ struct TerminalProbeTests {
     }
 
     /// Plays the terminal on a thread of its own: waits for the DA1 query,
-    /// notes the line modes the probe has set, and types the answers. On a
-    /// busy full run a test task polling for the query could be scheduled
-    /// only after the probe's 5 s had passed; a thread sees it within
-    /// milliseconds.
+    /// notes the line modes the probe has set, and types the answers.
     private static func answerOnThread(_ pty: PseudoTerminal, with answers: String) async -> tcflag_t? {
         await withCheckedContinuation { continuation in
             Thread {
-                let deadline = Date().addingTimeInterval(30)
+                let deadline = Date().addingTimeInterval(120)
                 while !pty.output.contains("\u{1B}[c") {
                     guard Date() < deadline else { return continuation.resume(returning: nil) }
                     usleep(1_000)
@@ -50,8 +47,11 @@ struct TerminalProbeTests {
         let before = Self.localModes(pty.child)
         let child = pty.child
         async let whileWaiting = Self.answerOnThread(pty, with: TerminalProbeParserTests.kittyAnswers)
+        // The probe returns as soon as the answers are in. On a busy full
+        // run the query once reached the test only after a 5 s deadline had
+        // passed, so this one is as long as the test's own wait.
         let result = try #require(await Self.onThread {
-            TerminalProbe.run(environment: Self.environment, input: child, output: child)
+            TerminalProbe.run(environment: Self.environment, input: child, output: child, timeout: .seconds(120))
         })
         let modes = try #require(await whileWaiting, "the probe never sent its DA1 query")
         // Raw mode while waiting: no echo, no line editing.

@@ -1,23 +1,11 @@
 import Platform
+import Sandbox
 import Testing
 
 /// The digest a download's manifest records for what each sidecar and
 /// CREDITS.md are made from: it must stay the same from run to run (or every
 /// rerun rebuilds every sidecar) and move with any change of the bytes.
 @Suite struct ChangeDigestTests {
-    /// Bytes from a fixed seed (SplitMix64), the same on every run.
-    private struct Bytes {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func take(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8(truncatingIfNeeded: next()) } }
-    }
-
     /// Recorded in manifests on disk: a change to the function makes every
     /// earlier stamp stale (each rerun after it rebuilds every sidecar once),
     /// so these values change only on purpose.
@@ -33,9 +21,9 @@ import Testing
     /// Every single-bit change of inputs of every length up to three words
     /// and a bit moves the digest, as does any change of length by a zero byte.
     @Test func everyBitAndEveryLengthMovesTheDigest() {
-        var source = Bytes(state: 7)
+        var source = SplitMix64(seed: 7)
         for length in 0...25 {
-            let bytes = source.take(length)
+            let bytes = Self.take(length, from: &source)
             let digest = ChangeDigest.digest(bytes)
             for bit in 0..<(length * 8) {
                 var flipped = bytes
@@ -49,17 +37,17 @@ import Testing
     /// No two of many generated inputs (random, and near-copies of one
     /// another as a photo's fields are) share a digest, nor half of one.
     @Test func generatedInputsNeverShareADigest() {
-        var source = Bytes(state: 11)
-        let base = source.take(1_500)
+        var source = SplitMix64(seed: 11)
+        let base = Self.take(1_500, from: &source)
         var seen = Set<String>()
         var halves = Set<UInt64>()
         for index in 0..<20_000 {
             var bytes: [UInt8]
             if index % 2 == 0 {
-                bytes = source.take(Int(source.next() % 300))
+                bytes = Self.take(source.below(300), from: &source)
             } else {
                 bytes = base
-                bytes[Int(source.next() % 1_500)] = UInt8(truncatingIfNeeded: source.next())
+                bytes[source.below(1_500)] = UInt8(truncatingIfNeeded: source.next())
             }
             let (high, low) = ChangeDigest.digest(bytes)
             let hex = ChangeDigest.hex(bytes)
@@ -69,5 +57,9 @@ import Testing
             #expect(halves.insert(low).inserted, "case \(index): the second half repeats")
         }
         #expect(seen.count > 15_000)
+    }
+
+    private static func take(_ count: Int, from source: inout SplitMix64) -> [UInt8] {
+        (0..<count).map { _ in UInt8(truncatingIfNeeded: source.next()) }
     }
 }
