@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 import TestSupport
 @testable import TerminalUI
@@ -24,36 +25,46 @@ struct TerminalProbeTests {
         return modes.c_lflag
     }
 
-    /// Plays the terminal on a thread of its own: waits for the DA1 query,
-    /// notes the line modes the probe has set, and types the answers.
-    private static func answerOnThread(_ pty: PseudoTerminal, with answers: String) async -> tcflag_t? {
-        await withCheckedContinuation { continuation in
-            Thread {
-                let deadline = Date().addingTimeInterval(120)
-                while !pty.output.contains("\u{1B}[c") {
-                    guard Date() < deadline else { return continuation.resume(returning: nil) }
-                    usleep(1_000)
-                }
-                let modes = localModes(pty.child)
+    /// Runs the probe against the test playing the terminal, each on a
+    /// thread of its own started before anything waits: the player waits
+    /// for the DA1 query, notes the line modes the probe has set, and types
+    /// the answers. (Started from a child task, the player once began only
+    /// after the probe's 5 s: a busy full run had no pool thread free.)
+    private static func probeAnswered(by answers: String, on pty: PseudoTerminal)
+        async -> (result: TerminalProbeResult?, modesWhileWaiting: tcflag_t?) {
+        let child = pty.child
+        let modes = NIOLockedValueBox<tcflag_t?>(nil)
+        let played = DispatchSemaphore(value: 0)
+        Thread {
+            let deadline = Date().addingTimeInterval(120)
+            while !pty.output.contains("\u{1B}[c"), Date() < deadline { usleep(1_000) }
+            if pty.output.contains("\u{1B}[c") {
+                modes.withLockedValue { $0 = localModes(child) }
                 pty.type(answers)
-                continuation.resume(returning: modes)
+            }
+            played.signal()
+        }.start()
+        // The probe returns as soon as the answers are in; its deadline is
+        // as long as the player's wait.
+        let result = await onThread {
+            TerminalProbe.run(environment: Self.environment, input: child, output: child, timeout: .seconds(120))
+        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                played.wait()
+                done.resume()
             }.start()
         }
+        return (result, modes.withLockedValue { $0 })
     }
 
     @Test func readsTheAnswersAndRestoresTheTerminalMode() async throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
         let before = Self.localModes(pty.child)
-        let child = pty.child
-        async let whileWaiting = Self.answerOnThread(pty, with: TerminalProbeParserTests.kittyAnswers)
-        // The probe returns as soon as the answers are in. On a busy full
-        // run the query once reached the test only after a 5 s deadline had
-        // passed, so this one is as long as the test's own wait.
-        let result = try #require(await Self.onThread {
-            TerminalProbe.run(environment: Self.environment, input: child, output: child, timeout: .seconds(120))
-        })
-        let modes = try #require(await whileWaiting, "the probe never sent its DA1 query")
+        let (probed, modesWhileWaiting) = await Self.probeAnswered(by: TerminalProbeParserTests.kittyAnswers, on: pty)
+        let result = try #require(probed)
+        let modes = try #require(modesWhileWaiting, "the probe never sent its DA1 query")
         // Raw mode while waiting: no echo, no line editing.
         #expect(modes & tcflag_t(ICANON | ECHO) == 0)
         #expect(result.answered)
