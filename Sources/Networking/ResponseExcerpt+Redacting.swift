@@ -2,6 +2,21 @@ import Foundation
 import NIOConcurrencyHelpers
 
 extension ResponseExcerpt {
+    /// Secrets every excerpt made in this task is redacted of before it is
+    /// cut: a decoder that quotes an answer does not know them, and a
+    /// provider redacting its error afterwards cannot recognise a secret
+    /// the cut went through.
+    @TaskLocal public static var secrets: [String] = []
+
+    /// Runs `body` (a decoder reading an answer) with `secrets` redacted
+    /// from every excerpt it makes.
+    public static func redacting<Value, Failure: Error>(
+        _ secrets: [String], _ body: () throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        let result: Result<Value, Failure> = $secrets.withValue(secrets.filter { !$0.isEmpty }) { Result(catching: body) }
+        return try result.get()
+    }
+
     /// A short, printable slice of server text with every secret replaced
     /// first (cutting first could leave part of one behind).
     ///
@@ -10,17 +25,17 @@ extension ResponseExcerpt {
     /// excerpt shows a few lines. A secret cut at the end of that start is
     /// not recognised, so as much as its longest spelling is dropped there.
     public static func make(_ text: String, limit: Int = 80, redacting secrets: [String]) -> String {
-        guard !secrets.isEmpty else { return make(text, limit: limit) }
+        guard !secrets.isEmpty else { return cut(text, limit: limit) }
         let redactor = redactor(for: secrets)
         // A character of a secret is at most 12 characters in any spelling (`%F0%9F%98%80`).
         let cutRoom = secrets.reduce(0) { max($0, $1.unicodeScalars.count) } * 12
         let shown = limit * 8
         let scalars = text.unicodeScalars
         guard scalars.count > shown + cutRoom else {
-            return make(redactor.redact(text), limit: limit)
+            return cut(redactor.redact(text), limit: limit)
         }
         let redacted = redactor.redact(String(String.UnicodeScalarView(scalars.prefix(shown + cutRoom)))).unicodeScalars
-        let excerpt = make(String(String.UnicodeScalarView(redacted.dropLast(cutRoom))), limit: limit)
+        let excerpt = cut(String(String.UnicodeScalarView(redacted.dropLast(cutRoom))), limit: limit)
         return excerpt.hasSuffix("…") ? excerpt : excerpt + "…"
     }
 

@@ -4,7 +4,13 @@ import Foundation
 /// characters and bidirectional overrides become spaces, runs of white space
 /// collapse, and long text is cut with "…".
 public enum ResponseExcerpt {
+    /// The excerpt; while a provider's decoder runs (see `redacting`), with
+    /// that provider's secrets replaced before the text is cut.
     public static func make(_ text: String, limit: Int = 80) -> String {
+        secrets.isEmpty ? cut(text, limit: limit) : make(text, limit: limit, redacting: secrets)
+    }
+
+    static func cut(_ text: String, limit: Int) -> String {
         var result = ""
         var lastWasSpace = false
         var count = 0
@@ -27,7 +33,8 @@ public enum ResponseExcerpt {
     }
 
     public static func make(_ data: Data, limit: Int = 80) -> String {
-        make(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit)
+        guard secrets.isEmpty else { return make(data, limit: limit, redacting: secrets) }
+        return cut(String(decoding: data.prefix(limit * 4), as: UTF8.self), limit: limit)
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -185,9 +185,11 @@ public struct FlickrOAuth: Sendable {
                 } catch {
                     throw FlickrError.network(error)
                 }
-                let root = try FlickrResponseDecoder.readTree(data)
-                try FlickrResponseDecoder.checkStatus(root)
-                return root
+                return try ResponseExcerpt.redacting(signer.secrets) { () throws(FlickrError) in
+                    let root = try FlickrResponseDecoder.readTree(data)
+                    try FlickrResponseDecoder.checkStatus(root)
+                    return root
+                }
             }
         } catch {
             let redacted = error.redacting(redactor)

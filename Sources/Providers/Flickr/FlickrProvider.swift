@@ -214,6 +214,7 @@ public struct FlickrProvider: PhotoProvider {
     ) async throws(FlickrError) -> Value {
         let host = url.host ?? "?"
         let signer = signIn.signer(consumerKey: apiKey)
+        let secrets = [apiKey] + (signer?.secrets ?? [])
         let redactor = signer.map { SecretRedactor(secrets: [apiKey] + $0.secrets) } ?? self.redactor
         let form = post ? OAuthSigner.queryParameters(of: url) : []
         var bare = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -240,7 +241,8 @@ public struct FlickrProvider: PhotoProvider {
                 throw FlickrError.network(error).redacting(redactor)
             }
             do throws(FlickrError) {
-                return try decode(data)
+                // Excerpts of the answer lose the secrets before they are cut.
+                return try ResponseExcerpt.redacting(secrets) { () throws(FlickrError) in try decode(data) }
             } catch {
                 throw error.redacting(redactor)
             }

@@ -61,7 +61,8 @@ extension FlickrOAuth {
                     } catch {
                         throw FlickrError.network(error)
                     }
-                    return try FlickrUploadAnswer.photoID(response.body)
+                    let body = response.body
+                    return try ResponseExcerpt.redacting(signer.secrets) { () throws(FlickrError) in try FlickrUploadAnswer.photoID(body) }
                 } catch {
                     if wentOut.withLockedValue({ $0 }), Self.leavesItUnknown(error) { lostSince = lostSince ?? began }
                     throw .flickr(error)
@@ -200,9 +201,11 @@ extension FlickrOAuth {
                 } catch {
                     throw FlickrError.network(error)
                 }
-                let root = try FlickrResponseDecoder.readTree(data)
-                try FlickrResponseDecoder.checkStatus(root)
-                return root
+                return try ResponseExcerpt.redacting(signer.secrets) { () throws(FlickrError) in
+                    let root = try FlickrResponseDecoder.readTree(data)
+                    try FlickrResponseDecoder.checkStatus(root)
+                    return root
+                }
             }
         } catch {
             throw Self.accountError(error, redactor: redactor(account))
