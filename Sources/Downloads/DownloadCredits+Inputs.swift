@@ -12,6 +12,9 @@ extension DownloadCredits {
     /// are made from (every field of the photo as the provider described it,
     /// its page, its file), without writing either: a rerun compares it with
     /// the one recorded to know that a sidecar would come out the same.
+    /// SHA-256, because a server chooses most of these bytes: with a fast
+    /// non-cryptographic digest it could pick a changed title whose digest
+    /// is the old one's, and the sidecar would never be written again.
     static func inputs(
         of photo: Photo, provider: String, file: String, bytes: Int?, sha256: String?, size: String, pageURL: URL?
     ) -> String {
@@ -24,7 +27,7 @@ extension DownloadCredits {
         fields.add(size)
         fields.add(pageURL?.absoluteString)
         fields.add(photo)
-        return ChangeDigest.hex(fields.bytes)
+        return SHA256.hex(Data(fields.bytes))
     }
 
     /// Fields in a fixed order, each marked present or absent and texts

@@ -146,7 +146,7 @@ final class DownloadCredits: Sendable {
             works.add(baseName)
             works.add(entry.inputs)
         }
-        let inputs = ChangeDigest.hex(works.bytes)
+        let inputs = SHA256.hex(Data(works.bytes))
         if let stamp = manifest?.earlierCredits, stamp.matches(inputs: inputs, [targetPath]) { return }
         let target = URL(fileURLWithPath: targetPath, isDirectory: false)
         builds.withLockedValue { $0 += 1 }
