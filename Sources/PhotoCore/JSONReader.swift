@@ -69,11 +69,15 @@ private struct Parser {
 
     private mutating func object() throws(JSONReader.Failure) -> WireValue {
         if try enterContainer(closing: ASCII.closeBrace) { return .object([:]) }
-        // Members are gathered first and hashed into a table of the right
-        // size once: a photo has some forty, and growing the table from one
-        // rehashed them six times (a third of the time spent reading a page).
+        // The first members are gathered in a list and hashed into a table of
+        // the right size once: a photo has some forty, and growing the table
+        // from one rehashed them six times (a third of the time spent reading
+        // a page). Past `gathered` they go straight into the table, so a name
+        // repeated a million times holds one value, not a million.
+        let gathered = 64
         var members: [(name: String, value: WireValue)] = []
         members.reserveCapacity(16)
+        var table: [String: WireValue] = [:]
         while true {
             skipSpace()
             guard current == ASCII.quote else { throw failure(expecting: "a member name in quotes") }
@@ -82,13 +86,23 @@ private struct Parser {
             guard current == ASCII.colon else { throw failure(expecting: "“:” after a member name") }
             index += 1
             skipSpace()
-            members.append((name, try value()))
+            let member = try value()
+            if members.count < gathered {
+                members.append((name, member))
+            } else {
+                if table.isEmpty { table = Self.table(members, capacity: 2 * gathered) }
+                // A name given twice keeps its last value.
+                table[name] = member
+            }
             if try containerEnds(at: ASCII.closeBrace, in: "an object") { break }
         }
-        var table = [String: WireValue](minimumCapacity: members.count)
-        // A name given twice keeps its last value.
+        return .object(table.isEmpty ? Self.table(members, capacity: members.count) : table)
+    }
+
+    private static func table(_ members: [(name: String, value: WireValue)], capacity: Int) -> [String: WireValue] {
+        var table = [String: WireValue](minimumCapacity: capacity)
         for (name, value) in members { table[name] = value }
-        return .object(table)
+        return table
     }
 
     private mutating func array() throws(JSONReader.Failure) -> WireValue {

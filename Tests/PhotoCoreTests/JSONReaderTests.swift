@@ -79,6 +79,21 @@ import Testing
         #expect(try read(#"{"a":1,"a":2}"#) == .object(["a": .integer(2)]))
     }
 
+    /// Objects of every size around the point where members stop being
+    /// gathered in a list, names repeated before and after it: each name
+    /// keeps its last value.
+    @Test(arguments: [0, 1, 63, 64, 65, 200])
+    func largeObjectsWithRepeatedNamesKeepEachNamesLastValue(count: Int) throws {
+        var expected: [String: WireValue] = [:]
+        var members: [String] = []
+        for index in 0..<count {
+            let name = "n\(index % 50)"
+            expected[name] = .integer(index)
+            members.append("\"\(name)\":\(index)")
+        }
+        #expect(try read("{" + members.joined(separator: ",") + "}") == .object(expected))
+    }
+
     @Test func cutShortInputSaysWhereItEnds() {
         let reason = failure(#"{"photos":{"page":1,"#)
         #expect(reason.contains("ends at byte 20"))
