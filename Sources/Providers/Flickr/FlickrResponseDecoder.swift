@@ -57,7 +57,7 @@ public enum FlickrResponseDecoder {
             let lowered = start.prefix(200).lowercased()
             if lowered.hasPrefix("<!doctype html") || lowered.hasPrefix("<html") || lowered.contains("<html") {
                 throw .malformedResponse(
-                    "the server sent an HTML page, not an API response (it begins “\(ResponseExcerpt.make(String(start)))”). Check that --api-url (or FLICKR_API_URL) points at Flickr's REST endpoint.")
+                    "the server sent an HTML page, not an API response (it begins “\(ResponseExcerpt.make(data))”). Check that --api-url (or FLICKR_API_URL) points at Flickr's REST endpoint.")
             }
             let (rootName, value) = try FlickrXMLReader.read(data)
             guard rootName == "rsp" else {
