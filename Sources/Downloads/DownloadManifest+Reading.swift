@@ -10,9 +10,8 @@ import PhotoCore
 extension DownloadManifest {
     static func decoded(_ data: Data) -> Contents? {
         // JSONDecoder refuses text that is not UTF-8, and control characters
-        // in strings; the reader keeps both for the title sanitiser. The app
-        // writes the manifest compact, so it holds no control byte at all.
-        guard !data.contains(where: { $0 < 0x20 }), String(validating: data, as: UTF8.self) != nil,
+        // in strings; the reader keeps both for the title sanitiser.
+        guard !hasControlInAString(data), String(validating: data, as: UTF8.self) != nil,
               let tree = try? JSONReader.read(data), let members = tree.objectMembers,
               members["version"].flatMap(Self.integer) != nil,
               case .object(let records)? = members["files"]
@@ -27,6 +26,29 @@ extension DownloadManifest {
         guard let credits = Self.optional(members["credits"], Self.stamp) else { return nil }
         contents.credits = credits
         return contents
+    }
+
+    /// Whether a byte below 0x20 stands inside a string (outside one, tab,
+    /// line feed and carriage return are JSON's white space: a manifest
+    /// pretty-printed by hand still reads).
+    private static func hasControlInAString(_ data: Data) -> Bool {
+        var inString = false
+        var escaped = false
+        for byte in data {
+            if inString {
+                if byte < 0x20 { return true }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            }
+        }
+        return false
     }
 
     private static func record(_ value: WireValue) -> Record? {
