@@ -22,7 +22,6 @@ public enum SHA256 {
         private var state: [UInt32] = [
             0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
         ]
-        private var schedule = [UInt32](repeating: 0, count: 64)
         /// Bytes not yet making a whole block.
         private var pending: [UInt8] = []
         /// Bytes fed so far (the padding states it in bits, modulo 2^64).
@@ -45,12 +44,13 @@ public enum SHA256 {
                 pending += bytes[0..<taken]
                 offset = taken
                 guard pending.count == 64 else { return }
-                pending.withUnsafeBytes { block in SHA256.compress(&state, &schedule, block) }
+                pending.withUnsafeBytes { block in SHA256.compress(&state, blocks: block) }
                 pending.removeAll(keepingCapacity: true)
             }
-            while offset + 64 <= bytes.count {
-                SHA256.compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-                offset += 64
+            let whole = (bytes.count - offset) / 64 * 64
+            if whole > 0 {
+                SHA256.compress(&state, blocks: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + whole]))
+                offset += whole
             }
             pending += bytes[offset...]
         }
@@ -63,13 +63,7 @@ public enum SHA256 {
             while tail.count % 64 != 56 { tail.append(0) }
             let bits = length.multipliedReportingOverflow(by: 8).partialValue
             for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-            tail.withUnsafeBytes { padded in
-                var start = 0
-                while start < padded.count {
-                    SHA256.compress(&state, &schedule, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
-                    start += 64
-                }
-            }
+            tail.withUnsafeBytes { padded in SHA256.compress(&state, blocks: padded) }
             pending = []
             return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
         }
@@ -102,24 +96,33 @@ public enum SHA256 {
         (value >> count) | (value << (32 - count))
     }
 
-    fileprivate static func compress(_ state: inout [UInt32], _ w: inout [UInt32], _ block: UnsafeRawBufferPointer) {
-        // Through buffer pointers: array subscripts checked on every round
-        // made the digest of a sidecar's inputs cost more than the rest of a
-        // rerun's check of it.
+    /// Runs the compression function over `blocks` (a whole number of 64-byte blocks).
+    fileprivate static func compress(_ state: inout [UInt32], blocks: UnsafeRawBufferPointer) {
+        // Through pointers, the schedule on the stack and the state touched
+        // once per run of blocks: array subscripts checked on every round
+        // and a heap schedule per block made the digest of a sidecar's
+        // inputs cost more than the rest of a rerun's check of it.
+        guard let base = blocks.baseAddress, blocks.count >= 64 else { return }
         state.withUnsafeMutableBufferPointer { state in
-            w.withUnsafeMutableBufferPointer { w in
-                roundConstants.withUnsafeBufferPointer { constants in compress(state, w, constants, block) }
+            roundConstants.withUnsafeBufferPointer { constants in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                    var offset = 0
+                    while offset + 64 <= blocks.count {
+                        compress(state, w, constants, base + offset)
+                        offset += 64
+                    }
+                }
             }
         }
     }
 
+    @inline(__always)
     private static func compress(
         _ state: UnsafeMutableBufferPointer<UInt32>, _ w: UnsafeMutableBufferPointer<UInt32>, _ roundConstants: UnsafeBufferPointer<UInt32>,
-        _ block: UnsafeRawBufferPointer
+        _ block: UnsafeRawPointer
     ) {
         for index in 0..<16 {
-            let at = index * 4
-            w[index] = UInt32(block[at]) << 24 | UInt32(block[at + 1]) << 16 | UInt32(block[at + 2]) << 8 | UInt32(block[at + 3])
+            w[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
         }
         for index in 16..<64 {
             let s0 = rotate(w[index - 15], 7) ^ rotate(w[index - 15], 18) ^ (w[index - 15] >> 3)
