@@ -71,8 +71,8 @@ private struct Parser {
         if try enterContainer(closing: ASCII.closeBrace) { return .object([:]) }
         // The first members are gathered in a list and hashed into a table of
         // the right size once: a photo has some forty, and growing the table
-        // from one rehashed them six times (a third of the time spent reading
-        // a page). Past `gathered` they go straight into the table, so a name
+        // from one rehashed them six times (two fifths of the time spent
+        // parsing a page). Past `gathered` they go straight into the table, so a name
         // repeated a million times holds one value, not a million.
         let gathered = 64
         var members: [(name: String, value: WireValue)] = []
