@@ -58,6 +58,12 @@ import Testing
         }
     }
 
+    /// Types `text` and waits until `marker` is on the screen.
+    private func type(_ text: String, into terminal: RecordingTerminal, until marker: String) async throws {
+        terminal.type(text)
+        try await waitFor(terminal, marker)
+    }
+
     private func waitFor(_ terminal: RecordingTerminal, _ text: String) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(90)
@@ -84,10 +90,8 @@ import Testing
 
     @Test func enterLoadsTheNextPageWithContinuingNumbers() async throws {
         try await withView { _, terminal, _, _ in
-            terminal.type("sunset")
-            try await waitFor(terminal, "“sunset” · page 1 of")
-            terminal.type("")
-            try await waitFor(terminal, "“sunset” · page 2 of")
+            try await type("sunset", into: terminal, until: "“sunset” · page 1 of")
+            try await type("", into: terminal, until: "“sunset” · page 2 of")
             try await waitFor(terminal, "\n10 ")
         }
     }
@@ -128,8 +132,7 @@ import Testing
         // Thumbnails are fetched only when drawn.
         let symbols = TerminalGraphics(mode: .symbols, colors: .truecolor)
         try await withView(stalledImages, graphics: symbols) { _, terminal, viewModel, _ in
-            terminal.type("beach")
-            try await waitFor(terminal, "“beach” · page 1 of")
+            try await type("beach", into: terminal, until: "“beach” · page 1 of")
             #expect(viewModel.hasPendingWork)
             terminal.sendInterrupt()
             try await waitFor(terminal, "Cancelled")
@@ -141,18 +144,15 @@ import Testing
 
     @Test func unknownCommandsSuggestTheClosestOne() async throws {
         try await withView { _, terminal, _, _ in
-            terminal.type("/cancle")
-            try await waitFor(terminal, "Unknown command /cancle. Did you mean /cancel?")
+            try await type("/cancle", into: terminal, until: "Unknown command /cancle. Did you mean /cancel?")
         }
     }
 
     @Test func openPrintsTheDetailsOfAResult() async throws {
         try await withView { _, terminal, viewModel, _ in
-            terminal.type("red car")
-            try await waitFor(terminal, "“red car” · page 1 of")
+            try await type("red car", into: terminal, until: "“red car” · page 1 of")
             let cell = try #require(viewModel.cells.first)
-            terminal.type("/open 1")
-            try await waitFor(terminal, "page: https://www.flickr.com/photos/\(cell.ownerID)/\(cell.photoID)/")
+            try await type("/open 1", into: terminal, until: "page: https://www.flickr.com/photos/\(cell.ownerID)/\(cell.photoID)/")
             try await waitFor(terminal, "owner: ")
         }
     }
@@ -160,6 +160,16 @@ import Testing
     /// Whether `text` holds `cell`'s label ("N title", as the grid prints it).
     private static func labels(_ cell: ImageModel, in text: Substring) -> Bool {
         text.contains("\(cell.number) " + TextSanitizer.sanitize(PageGeometry.title(of: cell)).prefix(6))
+    }
+
+    /// Every one of `cells` was printed, with its label, before `marker`.
+    @MainActor
+    private static func expectLabelled(_ cells: [ImageModel], before marker: String, in terminal: RecordingTerminal) throws {
+        let output = terminal.output
+        let end = try #require(output.range(of: marker)).lowerBound
+        for cell in cells {
+            #expect(labels(cell, in: output[..<end]), "result \(cell.number) not printed before “\(marker)”")
+        }
     }
 
     /// Thumbnails that send their head and then nothing until the client
@@ -175,18 +185,12 @@ import Testing
 
     @Test func enterPrintsTheWaitingRowsAndTheNextPageWithoutWaitingForThumbnails() async throws {
         try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
-            terminal.type("sunset")
-            try await waitFor(terminal, "“sunset” · page 1 of")
-            terminal.type("")
-            try await waitFor(terminal, "“sunset” · page 2 of")
+            try await type("sunset", into: terminal, until: "“sunset” · page 1 of")
+            try await type("", into: terminal, until: "“sunset” · page 2 of")
             let firstPage = try #require(viewModel.pages.value.first).cells
             #expect(firstPage.contains { $0.state.value.isPending }, "page 2 waited for every thumbnail of page 1")
             // Page 1's rows came first, each labelled, placeholders where the picture is still coming.
-            let output = terminal.output
-            let header = try #require(output.range(of: "“sunset” · page 2 of"))
-            for cell in firstPage {
-                #expect(Self.labels(cell, in: output[..<header.lowerBound]), "result \(cell.number) not printed before page 2")
-            }
+            try Self.expectLabelled(firstPage, before: "“sunset” · page 2 of", in: terminal)
             // They drop behind page 2's thumbnails but go on, for the cache.
             #expect(firstPage.filter { $0.state.value.isPending }.allSatisfy { $0.priority == .low })
         }
@@ -194,29 +198,20 @@ import Testing
 
     @Test func aNewSearchPrintsTheRowsStillWaitingWithWhatTheyHave() async throws {
         try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
-            terminal.type("kittens")
-            try await waitFor(terminal, "“kittens” · page 1 of")
+            try await type("kittens", into: terminal, until: "“kittens” · page 1 of")
             let cells = viewModel.cells
             #expect(cells.contains { $0.state.value.isPending }, "the page was not loading any more")
-            terminal.type("beach")
-            try await waitFor(terminal, "“beach” · page 1 of")
-            let output = terminal.output
-            let header = try #require(output.range(of: "“beach” · page 1 of"))
+            try await type("beach", into: terminal, until: "“beach” · page 1 of")
             #expect(!cells.isEmpty)
-            for cell in cells {
-                #expect(Self.labels(cell, in: output[..<header.lowerBound]), "result \(cell.number) never printed")
-            }
+            try Self.expectLabelled(cells, before: "“beach” · page 1 of", in: terminal)
         }
     }
 
     @Test func enterAfterOpenPrintsThePhotoWithWhatItHasAndTheNextPageWithoutWaitingForItsPicture() async throws {
         try await withView(Self.stalledThumbnails, graphics: Self.symbols) { _, terminal, viewModel, _ in
-            terminal.type("sunset")
-            try await waitFor(terminal, "“sunset” · page 1 of")
-            terminal.type("/open 3")
-            try await waitFor(terminal, "opening #3…")
-            terminal.type("")
-            try await waitFor(terminal, "“sunset” · page 2 of")
+            try await type("sunset", into: terminal, until: "“sunset” · page 1 of")
+            try await type("/open 3", into: terminal, until: "opening #3…")
+            try await type("", into: terminal, until: "“sunset” · page 2 of")
             let output = terminal.output
             let opening = try #require(output.range(of: "opening #3…"))
             let header = try #require(output.range(of: "“sunset” · page 2 of"))
@@ -233,8 +228,7 @@ import Testing
         // Stalled thumbnails fail after the idle timeout (and its retries):
         // they settle late, after the person has opened a photo.
         try await withView(Self.stalledThumbnails, graphics: Self.symbols, imageIdleTimeout: .seconds(5)) { _, terminal, viewModel, _ in
-            terminal.type("sunset")
-            try await waitFor(terminal, "“sunset” · page 1 of")
+            try await type("sunset", into: terminal, until: "“sunset” · page 1 of")
             let cells = try #require(viewModel.pages.value.first).cells
             let last = try #require(cells.last)
             let clock = ContinuousClock()
@@ -245,8 +239,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
             #expect(cells.contains { !$0.state.value.isSettled }, "the thumbnails settled before the photo was opened")
-            terminal.type("/open 3")
-            try await waitFor(terminal, "opening #3…")
+            try await type("/open 3", into: terminal, until: "opening #3…")
             while !cells.allSatisfy({ $0.state.value.isSettled }) || !terminal.output.contains("owner: ") {
                 guard clock.now < deadline else { throw CancellationError() }
                 try await Task.sleep(for: .milliseconds(10))
@@ -266,8 +259,7 @@ import Testing
         // a window a busy machine could miss), and none can be in before the
         // header, as they are asked for with it.
         try await withView({ $0.throttleKBps = 2 }, graphics: Self.symbols) { _, terminal, viewModel, _ in
-            terminal.type("sunset")
-            try await waitFor(terminal, "“sunset” · page 1 of")
+            try await type("sunset", into: terminal, until: "“sunset” · page 1 of")
             // The window narrows while the rows wait.
             let mark = terminal.output.utf8.count
             let printedSince = { String(decoding: terminal.output.utf8.dropFirst(mark), as: UTF8.self) }
