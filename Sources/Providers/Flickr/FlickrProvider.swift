@@ -215,7 +215,7 @@ public struct FlickrProvider: PhotoProvider {
         let host = url.host ?? "?"
         let signer = signIn.signer(consumerKey: apiKey)
         let secrets = [apiKey] + (signer?.secrets ?? [])
-        let redactor = signer.map { SecretRedactor(secrets: [apiKey] + $0.secrets) } ?? self.redactor
+        let redactor = signer == nil ? self.redactor : SecretRedactor(secrets: secrets)
         let form = post ? OAuthSigner.queryParameters(of: url) : []
         var bare = URLComponents(url: url, resolvingAgainstBaseURL: false)
         if post { bare?.query = nil }
