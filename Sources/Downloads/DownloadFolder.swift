@@ -128,13 +128,7 @@ public struct DownloadFolder: Sendable {
         // The manifest names this photo: its files are the photo's or absent,
         // so no look on disk is needed (a re-run of 300 works saves 900).
         if let record = manifest.earlier[baseName], record.provider == provider, record.id == photo.id { return false }
-        // Anything there counts, a dangling link too (`fileExists` follows links).
-        let present = Self.ownExtensions.contains { ext in
-            let name = baseName + "." + ext
-            var info = stat()
-            return mayHold(name) && lstat("\(path)/\(name)", &info) == 0
-        }
-        guard present else { return false }
+        guard !entries(under: baseName).isEmpty else { return false }
         guard let record = record(baseName: baseName, manifest: manifest) else {
             // Once the photo was saved under another name beside that file, it is found there.
             return baseName != ownName() || manifest.recordsPhoto(photo.id, provider: provider)
@@ -179,19 +173,23 @@ public struct DownloadFolder: Sendable {
     /// file (no link, no folder) holding exactly these bytes. Anything else
     /// (a sidecar of someone else's, say) is not this photo's to replace.
     func mayReplaceUnrecorded(baseName: String, with data: Data, as file: String) -> Bool {
-        for ext in Self.ownExtensions {
-            let name = baseName + "." + ext
-            guard mayHold(name) else { continue }
-            let target = "\(path)/\(name)"
-            var info = stat()
-            guard lstat(target, &info) == 0 else { continue }
+        entries(under: baseName).allSatisfy { name, info in
             // The length first: a 2 GB file under the name is not read.
-            guard name == file, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == data.count,
-                  let there = try? Data(contentsOf: URL(fileURLWithPath: target, isDirectory: false), options: .mappedIfSafe),
-                  there == data
-            else { return false }
+            name == file && (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) == data.count
+                && (try? Data(contentsOf: URL(fileURLWithPath: "\(path)/\(name)", isDirectory: false), options: .mappedIfSafe)) == data
         }
-        return true
+    }
+
+    /// What is there under `baseName` with one of the extensions this folder
+    /// holds, as `lstat` sees it: anything counts, a dangling link too
+    /// (`fileExists` follows links).
+    private func entries(under baseName: String) -> [(name: String, info: stat)] {
+        Self.ownExtensions.compactMap { ext in
+            let name = baseName + "." + ext
+            var info = stat()
+            guard mayHold(name), lstat("\(path)/\(name)", &info) == 0 else { return nil }
+            return (name, info)
+        }
     }
 
     /// Length and modification time of `path`, one `stat`.
